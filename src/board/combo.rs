@@ -1,0 +1,217 @@
+//! Point classes from the four line patterns of one colour, and the per-point scores that the
+//! board keeps summed for evaluation.
+//!
+//! A point's *code* packs its four [`Pattern`]s for one colour into 16 bits (direction `d` in
+//! bits `4d..4d+4`). [`ComboTable`] maps every code to a [`Combo`] (the threat the stone would
+//! make, used by move ordering and the threat searches) and to a score (used by evaluation),
+//! one table per rule and colour.
+
+use super::pattern::Pattern;
+use crate::core::{Color, Rule};
+use once_cell::sync::OnceCell;
+
+/// The threat one stone makes with all four lines together, weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Combo {
+    /// Renju black only: an overline or a double four without a five (a sure foul).
+    Forbidden = 0,
+    /// Nothing of note.
+    None = 1,
+    /// One open two.
+    Two = 2,
+    /// Two or more open twos.
+    DoubleTwo = 3,
+    /// A closed three (can become a four).
+    ClosedThree = 4,
+    /// One open three.
+    Three = 5,
+    /// One open three and an open two or closed three elsewhere.
+    ThreePlus = 6,
+    /// One simple four.
+    Four = 7,
+    /// A simple four and an open two or closed three elsewhere.
+    FourPlus = 8,
+    /// Two or more open threes and no four (for renju black: a double-three candidate that the
+    /// exact forbidden test must confirm).
+    DoubleThree = 9,
+    /// A four and an open three (4-3): legal for renju black, wins unless answered by a five.
+    FourThree = 10,
+    /// A straight four, or two fours (for renju black only a straight four: two fours are a
+    /// foul): two five points at once.
+    Flex4 = 11,
+    /// A winning line.
+    Five = 12,
+}
+
+/// Score units of a point for evaluation (see [`pattern_weight`]).
+pub type Score = i32;
+
+/// Weight of one line pattern in a point's score.
+pub fn pattern_weight(p: Pattern) -> Score {
+    match p {
+        Pattern::Dead | Pattern::Overline => 0,
+        Pattern::One => 2,
+        Pattern::ClosedTwo => 5,
+        Pattern::OpenTwo => 14,
+        Pattern::ClosedThree => 16,
+        Pattern::SplitThree => 40,
+        Pattern::OpenThree => 46,
+        Pattern::Four => 52,
+        Pattern::StraightFour | Pattern::DoubleFour => 220,
+        Pattern::Five => 1200,
+    }
+}
+
+/// Extra score of a point for its combined threat.
+pub fn combo_bonus(c: Combo) -> Score {
+    match c {
+        Combo::Forbidden => 0,
+        Combo::None | Combo::Two => 0,
+        Combo::DoubleTwo => 8,
+        Combo::ClosedThree => 0,
+        Combo::Three => 0,
+        Combo::ThreePlus => 12,
+        Combo::Four => 0,
+        Combo::FourPlus => 16,
+        Combo::DoubleThree => 120,
+        Combo::FourThree => 260,
+        Combo::Flex4 => 300,
+        Combo::Five => 0,
+    }
+}
+
+/// The four patterns of a code.
+#[inline]
+pub fn code_patterns(code: u16) -> [Pattern; 4] {
+    [
+        Pattern::from_u8((code & 0xF) as u8),
+        Pattern::from_u8(((code >> 4) & 0xF) as u8),
+        Pattern::from_u8(((code >> 8) & 0xF) as u8),
+        Pattern::from_u8(((code >> 12) & 0xF) as u8),
+    ]
+}
+
+/// Combines four line patterns into a [`Combo`] for a colour with or without forbidden moves.
+pub fn combine(pats: [Pattern; 4], forbidden_rules: bool) -> Combo {
+    let mut fives = 0;
+    let mut overline = false;
+    let mut fours = 0;
+    let mut flex = false;
+    let mut threes = 0;
+    let mut minor = 0; // open twos and closed threes
+    let mut twos = 0;
+    for p in pats {
+        match p {
+            Pattern::Five => fives += 1,
+            Pattern::Overline => overline = true,
+            Pattern::StraightFour => {
+                fours += 1;
+                flex = true
+            }
+            Pattern::DoubleFour => {
+                fours += 2;
+                flex = true
+            }
+            Pattern::Four => fours += 1,
+            Pattern::OpenThree | Pattern::SplitThree => threes += 1,
+            Pattern::ClosedThree => minor += 1,
+            Pattern::OpenTwo => {
+                minor += 1;
+                twos += 1
+            }
+            _ => {}
+        }
+    }
+    if fives > 0 {
+        return Combo::Five;
+    }
+    if forbidden_rules && (overline || fours >= 2) {
+        return Combo::Forbidden;
+    }
+    if flex || fours >= 2 {
+        return Combo::Flex4;
+    }
+    if fours == 1 {
+        return if threes >= 1 {
+            if forbidden_rules && threes >= 2 {
+                Combo::DoubleThree
+            } else {
+                Combo::FourThree
+            }
+        } else if minor > 0 {
+            Combo::FourPlus
+        } else {
+            Combo::Four
+        };
+    }
+    if threes >= 2 {
+        return Combo::DoubleThree;
+    }
+    if threes == 1 {
+        return if minor > 0 { Combo::ThreePlus } else { Combo::Three };
+    }
+    if pats.iter().any(|&p| p == Pattern::ClosedThree) {
+        return Combo::ClosedThree;
+    }
+    match twos {
+        0 => Combo::None,
+        1 => Combo::Two,
+        _ => Combo::DoubleTwo,
+    }
+}
+
+/// Per rule and colour: the combo and the score of every 16-bit code.
+pub struct ComboTable {
+    combo: Box<[Combo]>,
+    score: Box<[Score]>,
+}
+
+impl ComboTable {
+    fn build(rule: Rule, color: Color) -> ComboTable {
+        let forbidden = rule.has_forbidden(color);
+        let mut combo = Vec::with_capacity(1 << 16);
+        let mut score = Vec::with_capacity(1 << 16);
+        for code in 0..=u16::MAX {
+            let pats = code_patterns(code);
+            let c = combine(pats, forbidden);
+            combo.push(c);
+            let s = if c == Combo::Forbidden {
+                0
+            } else {
+                pats.iter().map(|&p| pattern_weight(p)).sum::<Score>() + combo_bonus(c)
+            };
+            score.push(s);
+        }
+        ComboTable { combo: combo.into_boxed_slice(), score: score.into_boxed_slice() }
+    }
+
+    /// The shared table for `rule` and `color`, built on first use.
+    pub fn get(rule: Rule, color: Color) -> &'static ComboTable {
+        static TABLES: [OnceCell<ComboTable>; 10] = [
+            OnceCell::new(),
+            OnceCell::new(),
+            OnceCell::new(),
+            OnceCell::new(),
+            OnceCell::new(),
+            OnceCell::new(),
+            OnceCell::new(),
+            OnceCell::new(),
+            OnceCell::new(),
+            OnceCell::new(),
+        ];
+        TABLES[rule.index() * 2 + color.index()].get_or_init(|| ComboTable::build(rule, color))
+    }
+
+    /// The combo of a code.
+    #[inline(always)]
+    pub fn combo(&self, code: u16) -> Combo {
+        self.combo[code as usize]
+    }
+
+    /// The score of a code.
+    #[inline(always)]
+    pub fn score(&self, code: u16) -> Score {
+        self.score[code as usize]
+    }
+}

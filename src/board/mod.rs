@@ -1,0 +1,756 @@
+//! The board: stones, packed lines, incremental patterns, Zobrist key, make and undo.
+//!
+//! Invariants kept by [`Board::make`] and [`Board::undo`]:
+//! - `lines[d][l]` packs line `l` of direction `d` with two bits per point (see
+//!   [`pattern`]); points off the board are walls.
+//! - For every empty point `p` and colour `c`, `code[c][p]` holds the four [`Pattern`]s that a
+//!   stone of `c` at `p` would make, one nibble per direction, as the rule's
+//!   [`PatternTable`] gives them for the current lines.
+//! - `score[c]` is the sum over empty points of [`ComboTable::score`] of `code[c][p]`.
+//! - `hash` is the XOR of the Zobrist keys of the stones (the side to move is not included;
+//!   it follows from the stone count).
+//! - `near[p]` counts stones within the 5x5 square around `p`.
+//!
+//! A move touches 4 lines and re-reads the patterns of at most 40 empty points on them.
+
+pub mod combo;
+pub mod forbidden;
+pub mod pattern;
+
+use crate::core::{check_size, Color, CoordError, Pos, Rule, PAD, POS_COUNT, STRIDE};
+pub use combo::{Combo, ComboTable, Score};
+use once_cell::sync::Lazy;
+pub use pattern::{Pattern, PatternTable};
+
+/// Number of line words kept per direction (diagonals of a 22x22 board need 43).
+pub const LINES: usize = 48;
+
+/// Step between neighbouring points along each direction of [`DIRS`], in [`Pos`] units.
+pub const DELTA: [i32; 4] = [1, STRIDE as i32, STRIDE as i32 + 1, 1 - STRIDE as i32];
+
+/// Contents of a point in [`Board::cell`].
+pub const EMPTY: u8 = 0;
+/// A black stone.
+pub const BLACK: u8 = 1;
+/// A white stone.
+pub const WHITE: u8 = 2;
+/// Off the board, or a dead stone that counts for no line (protocol field 3).
+pub const WALL: u8 = 3;
+
+/// Value stored in a point for a stone of `c`.
+#[inline]
+pub fn stone(c: Color) -> u8 {
+    1 + c as u8
+}
+
+/// For each point index and direction: which line word it lies on and its offset along it.
+struct LineMap {
+    line: [[u8; POS_COUNT]; 4],
+    off: [[u8; POS_COUNT]; 4],
+}
+
+static LINE_MAP: Lazy<Box<LineMap>> = Lazy::new(|| {
+    let mut m = Box::new(LineMap { line: [[0; POS_COUNT]; 4], off: [[0; POS_COUNT]; 4] });
+    for y in 0..crate::core::MAX_SIZE {
+        for x in 0..crate::core::MAX_SIZE {
+            let p = Pos::new(x, y).index();
+            m.line[0][p] = y as u8;
+            m.off[0][p] = x as u8;
+            m.line[1][p] = x as u8;
+            m.off[1][p] = y as u8;
+            m.line[2][p] = (x + 21 - y) as u8;
+            m.off[2][p] = x as u8;
+            m.line[3][p] = (x + y) as u8;
+            m.off[3][p] = x as u8;
+        }
+    }
+    m
+});
+
+/// Zobrist keys per colour and point, from a fixed seed (deterministic across runs).
+static ZOBRIST: Lazy<Box<[[u64; POS_COUNT]; 2]>> = Lazy::new(|| {
+    let mut s: u64 = 0x7469_616e_7975_616e; // "tianyuan"
+    let mut next = || {
+        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut t = Box::new([[0u64; POS_COUNT]; 2]);
+    for c in 0..2 {
+        for p in 0..POS_COUNT {
+            t[c][p] = next();
+        }
+    }
+    t
+});
+
+/// Zobrist key of a stone of `c` at `p`.
+#[inline]
+pub fn zobrist(c: Color, p: Pos) -> u64 {
+    ZOBRIST[c.index()][p.index()]
+}
+
+/// Stones and packed lines only: enough to read any pattern on the fly. The exact
+/// (recursive) forbidden-point test works on a scratch copy of this.
+#[derive(Clone)]
+pub struct Lines {
+    /// [`EMPTY`], [`BLACK`], [`WHITE`] or [`WALL`] per point index.
+    pub cells: [u8; POS_COUNT],
+    words: [[u64; LINES]; 4],
+    table: &'static PatternTable,
+}
+
+impl Lines {
+    fn new(width: usize, height: usize, rule: Rule) -> Lines {
+        let mut l = Lines {
+            cells: [WALL; POS_COUNT],
+            words: [[u64::MAX; LINES]; 4],
+            table: PatternTable::get(rule),
+        };
+        for y in 0..height {
+            for x in 0..width {
+                let p = Pos::new(x, y);
+                l.cells[p.index()] = EMPTY;
+                for d in 0..4 {
+                    let (w, s) = Self::slot(p, d);
+                    l.words[d][w] &= !(3u64 << s);
+                }
+            }
+        }
+        l
+    }
+
+    #[inline(always)]
+    fn slot(p: Pos, d: usize) -> (usize, u32) {
+        let m = &**LINE_MAP;
+        (m.line[d][p.index()] as usize, 2 * (m.off[d][p.index()] as u32 + 5))
+    }
+
+    /// Puts `v` ([`BLACK`], [`WHITE`] or [`WALL`]) on the empty point `p`.
+    #[inline(always)]
+    pub fn set(&mut self, p: Pos, v: u8) {
+        debug_assert_eq!(self.cells[p.index()], EMPTY);
+        self.cells[p.index()] = v;
+        let m = &**LINE_MAP;
+        for d in 0..4 {
+            let w = m.line[d][p.index()] as usize;
+            let s = 2 * (m.off[d][p.index()] as u32 + 5);
+            self.words[d][w] |= (v as u64) << s;
+        }
+    }
+
+    /// Empties the point `p`.
+    #[inline(always)]
+    pub fn clear(&mut self, p: Pos) {
+        self.cells[p.index()] = EMPTY;
+        let m = &**LINE_MAP;
+        for d in 0..4 {
+            let w = m.line[d][p.index()] as usize;
+            let s = 2 * (m.off[d][p.index()] as u32 + 5);
+            self.words[d][w] &= !(3u64 << s);
+        }
+    }
+
+    /// The window key of point `p` in direction `d`.
+    #[inline(always)]
+    pub fn key(&self, p: Pos, d: usize) -> u32 {
+        let m = &**LINE_MAP;
+        let w = self.words[d][m.line[d][p.index()] as usize];
+        pattern::window_key(w, m.off[d][p.index()] as usize)
+    }
+
+    /// Both colours' pattern nibbles of `p` in direction `d` (black low, white high).
+    #[inline(always)]
+    pub fn pattern_pair(&self, p: Pos, d: usize) -> u8 {
+        self.table.lookup(self.key(p, d))
+    }
+
+    /// The pattern a stone of `c` at empty point `p` makes in direction `d`.
+    #[inline]
+    pub fn pattern(&self, p: Pos, d: usize, c: Color) -> Pattern {
+        Pattern::from_u8((self.pattern_pair(p, d) >> (4 * c.index())) & 0xF)
+    }
+
+    /// The 16-bit pattern code of `c` at `p`, read from the lines.
+    #[inline]
+    pub fn code(&self, p: Pos, c: Color) -> u16 {
+        let mut code = 0u16;
+        for d in 0..4 {
+            let v = (self.pattern_pair(p, d) >> (4 * c.index())) & 0xF;
+            code |= (v as u16) << (4 * d);
+        }
+        code
+    }
+
+    /// The pattern table in use.
+    pub fn table(&self) -> &'static PatternTable {
+        self.table
+    }
+}
+
+/// Result of the game after a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// The colour won (a five under the rule, or the opponent's renju foul).
+    Win(Color),
+    /// Full board (or the draw rule of the manager) with no winner.
+    Draw,
+}
+
+/// Errors of setting up or changing a position.
+pub type BoardError = CoordError;
+
+/// A gomoku board of any size from 5x5 to 22x22 (rectangles too) under one rule.
+///
+/// Cloning copies about 8 KiB; search threads each own one.
+#[derive(Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    rule: Rule,
+    lines: Lines,
+    code: [[u16; POS_COUNT]; 2],
+    score: [Score; 2],
+    near: [u8; POS_COUNT],
+    hash: u64,
+    moves: Vec<Pos>,
+    colors: Vec<Color>,
+    side: Color,
+    stones: usize,
+    combo_tables: [&'static ComboTable; 2],
+}
+
+impl Board {
+    /// An empty `width` x `height` board (each side 5..=22) under `rule`.
+    ///
+    /// Errors: [`CoordError::BadSize`] for a side outside 5..=22.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board, BoardError> {
+        check_size(width, height)?;
+        let mut b = Board {
+            width,
+            height,
+            rule,
+            lines: Lines::new(width, height, rule),
+            code: [[0; POS_COUNT]; 2],
+            score: [0; 2],
+            near: [0; POS_COUNT],
+            hash: 0,
+            moves: Vec::with_capacity(width * height),
+            colors: Vec::with_capacity(width * height),
+            side: Color::Black,
+            stones: 0,
+            combo_tables: [ComboTable::get(rule, Color::Black), ComboTable::get(rule, Color::White)],
+        };
+        b.refresh_all();
+        Ok(b)
+    }
+
+    /// Recomputes every code and score from the lines.
+    fn refresh_all(&mut self) {
+        self.score = [0; 2];
+        let pts: Vec<Pos> = self.points().collect();
+        for p in pts {
+            for c in [Color::Black, Color::White] {
+                if self.lines.cells[p.index()] == EMPTY {
+                    let code = self.lines.code(p, c);
+                    self.code[c.index()][p.index()] = code;
+                    self.score[c.index()] += self.combo_tables[c.index()].score(code);
+                } else {
+                    self.code[c.index()][p.index()] = 0;
+                }
+            }
+        }
+    }
+
+    /// Width in points (number of columns, `x` range).
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    /// Height in points (number of rows, `y` range).
+    pub fn height(&self) -> usize {
+        self.height
+    }
+    /// The rule in force.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+    /// Changes the rule, keeping the stones (protocol.md §2.4: a rule change applies to the
+    /// current game).
+    pub fn set_rule(&mut self, rule: Rule) {
+        if rule == self.rule {
+            return;
+        }
+        let walls: Vec<Pos> = self.points().filter(|&p| self.cell(p) == WALL).collect();
+        let mut b = Board::new(self.width, self.height, rule).expect("size already checked");
+        for p in walls {
+            b.put_wall(p);
+        }
+        for (&p, &c) in self.moves.iter().zip(&self.colors) {
+            b.make_colored(p, c);
+        }
+        b.side = self.side;
+        *self = b;
+    }
+    /// The Zobrist key of the stones.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// Moves played so far, in order. Stones placed with [`Board::put_wall`] are not moves.
+    pub fn moves(&self) -> &[Pos] {
+        &self.moves
+    }
+    /// The colour of each move in [`Board::moves`].
+    pub fn move_colors(&self) -> &[Color] {
+        &self.colors
+    }
+    /// Number of moves played.
+    #[inline]
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+    /// The colour to move: black on an empty board, then the opponent of the last mover
+    /// (or as set by [`Board::set_side_to_move`]).
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    /// Sets the colour to move (for positions set up from stone sets).
+    pub fn set_side_to_move(&mut self, c: Color) {
+        self.side = c;
+    }
+    /// The last move, or [`Pos::NONE`].
+    pub fn last_move(&self) -> Pos {
+        self.moves.last().copied().unwrap_or(Pos::NONE)
+    }
+    /// Whether `(x, y)` (signed) is on the board.
+    #[inline]
+    pub fn contains_xy(&self, x: i64, y: i64) -> bool {
+        x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height
+    }
+    /// Whether `p` is a board point.
+    #[inline]
+    pub fn contains(&self, p: Pos) -> bool {
+        !p.is_none() && p.index() < POS_COUNT && self.contains_xy(p.x() as i64, p.y() as i64)
+    }
+    /// Contents of a point: [`EMPTY`], [`BLACK`], [`WHITE`] or [`WALL`] (off board too).
+    #[inline]
+    pub fn cell(&self, p: Pos) -> u8 {
+        self.lines.cells[p.index()]
+    }
+    /// Whether `p` is an empty board point.
+    #[inline]
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.lines.cells[p.index()] == EMPTY
+    }
+    /// Number of stones (moves and walls) on the board.
+    pub fn stone_count(&self) -> usize {
+        self.stones
+    }
+    /// Whether no empty point is left.
+    pub fn is_full(&self) -> bool {
+        self.stones >= self.width * self.height
+    }
+    /// Every board point, row by row from `a1`.
+    pub fn points(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Pos::new(x, y)))
+    }
+    /// Every empty board point.
+    pub fn empty_points(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.points().filter(move |&p| self.is_empty(p))
+    }
+    /// The stored pattern code of colour `c` at empty point `p` (four nibbles).
+    #[inline(always)]
+    pub fn code(&self, c: Color, p: Pos) -> u16 {
+        self.code[c.index()][p.index()]
+    }
+    /// The pattern a stone of `c` at empty point `p` makes in direction `d` (O(1)).
+    #[inline(always)]
+    pub fn pattern(&self, c: Color, p: Pos, d: usize) -> Pattern {
+        Pattern::from_u8(((self.code[c.index()][p.index()] >> (4 * d)) & 0xF) as u8)
+    }
+    /// The threat class a stone of `c` at empty point `p` would make (O(1)). For renju black
+    /// a [`Combo::DoubleThree`] still needs [`Board::forbidden`] to tell a foul from a fake.
+    #[inline(always)]
+    pub fn combo(&self, c: Color, p: Pos) -> Combo {
+        self.combo_tables[c.index()].combo(self.code[c.index()][p.index()])
+    }
+    /// Sum of the point scores of colour `c` over the empty points.
+    #[inline]
+    pub fn score(&self, c: Color) -> Score {
+        self.score[c.index()]
+    }
+    /// The point-score table of colour `c`.
+    #[inline]
+    pub fn combo_table(&self, c: Color) -> &'static ComboTable {
+        self.combo_tables[c.index()]
+    }
+    /// Number of stones within the 5x5 square centred on `p`.
+    #[inline]
+    pub fn near(&self, p: Pos) -> u8 {
+        self.near[p.index()]
+    }
+    /// The packed lines (for the exact forbidden test and tests).
+    pub fn lines(&self) -> &Lines {
+        &self.lines
+    }
+
+    /// Plays a stone of the side to move on the empty board point `p`.
+    ///
+    /// Panics in debug builds if `p` is not empty; use [`Board::check_move`] on input first.
+    #[inline]
+    pub fn make(&mut self, p: Pos) {
+        let c = self.side_to_move();
+        self.make_colored(p, c);
+    }
+
+    /// Plays a stone of colour `c` on the empty point `p`; the opponent of `c` moves next.
+    pub fn make_colored(&mut self, p: Pos, c: Color) {
+        self.moves.push(p);
+        self.colors.push(c);
+        self.side = c.opponent();
+        self.hash ^= zobrist(c, p);
+        self.place(p, stone(c));
+    }
+
+    /// Puts a stone that belongs to nobody (protocol `BOARD` field 3) on empty point `p`: it
+    /// blocks lines but is not a move.
+    pub fn put_wall(&mut self, p: Pos) {
+        self.place(p, WALL);
+        self.hash ^= zobrist(Color::Black, p) ^ zobrist(Color::White, p);
+    }
+
+    #[inline(always)]
+    fn place(&mut self, p: Pos, v: u8) {
+        let pi = p.index();
+        for c in 0..2 {
+            self.score[c] -= self.combo_tables[c].score(self.code[c][pi]);
+            self.code[c][pi] = 0;
+        }
+        self.lines.set(p, v);
+        self.stones += 1;
+        self.update_around(p);
+        self.bump_near(p, 1);
+    }
+
+    /// Takes back the last move. Does nothing if no move was played.
+    #[inline]
+    pub fn undo(&mut self) {
+        let Some(p) = self.moves.pop() else { return };
+        let c = self.colors.pop().unwrap_or(Color::Black);
+        self.side = c;
+        self.hash ^= zobrist(c, p);
+        let pi = p.index();
+        self.lines.clear(p);
+        self.stones -= 1;
+        self.update_around(p);
+        self.bump_near(p, -1);
+        for c in 0..2 {
+            let code = self.lines.code(p, if c == 0 { Color::Black } else { Color::White });
+            self.code[c][pi] = code;
+            self.score[c] += self.combo_tables[c].score(code);
+        }
+    }
+
+    #[inline(always)]
+    fn bump_near(&mut self, p: Pos, delta: i8) {
+        let pi = p.index() as i32;
+        for dy in -2..=2i32 {
+            let row = pi + dy * STRIDE as i32;
+            for dx in -2..=2i32 {
+                let q = (row + dx) as usize;
+                self.near[q] = self.near[q].wrapping_add(delta as u8);
+            }
+        }
+    }
+
+    /// Re-reads the patterns of the empty points within five of `p` on its four lines.
+    #[inline(always)]
+    fn update_around(&mut self, p: Pos) {
+        let m = &**LINE_MAP;
+        let pi = p.index();
+        let table = self.lines.table;
+        for d in 0..4 {
+            let word = self.lines.words[d][m.line[d][pi] as usize];
+            let off = m.off[d][pi] as i32;
+            let delta = DELTA[d];
+            let shift = 4 * d as u32;
+            let mask = !(0xFu16 << shift);
+            for k in -5..=5i32 {
+                if k == 0 {
+                    continue;
+                }
+                let q = (pi as i32 + k * delta) as usize;
+                if self.lines.cells[q] != EMPTY {
+                    continue;
+                }
+                let pair = table.lookup(pattern::window_key(word, (off + k) as usize));
+                let cb = &mut self.code[0][q];
+                let old_b = *cb;
+                let new_b = (old_b & mask) | (((pair & 0xF) as u16) << shift);
+                *cb = new_b;
+                let cw = &mut self.code[1][q];
+                let old_w = *cw;
+                let new_w = (old_w & mask) | (((pair >> 4) as u16) << shift);
+                *cw = new_w;
+                self.score[0] += self.combo_tables[0].score(new_b) - self.combo_tables[0].score(old_b);
+                self.score[1] += self.combo_tables[1].score(new_w) - self.combo_tables[1].score(old_w);
+            }
+        }
+    }
+
+    /// Checks that `p` is an empty board point.
+    ///
+    /// Errors: [`CoordError::OffBoard`], [`CoordError::Occupied`].
+    pub fn check_move(&self, p: Pos) -> Result<(), BoardError> {
+        if !self.contains(p) {
+            return Err(CoordError::OffBoard(p.to_notation(), self.width, self.height));
+        }
+        if !self.is_empty(p) {
+            return Err(CoordError::Occupied(p.to_notation()));
+        }
+        Ok(())
+    }
+
+    /// Whether a stone of `c` at empty point `p` makes a winning line under the rule
+    /// (rules.md section 3; caro per protocol.md §5.3).
+    #[inline]
+    pub fn is_five(&self, c: Color, p: Pos) -> bool {
+        self.combo(c, p) == Combo::Five
+    }
+
+    /// The result of the side to move playing `p`: a win by five, a renju foul (a loss for
+    /// black), a draw when it fills the board, or `None` if the game goes on.
+    pub fn result_of_move(&self, p: Pos) -> Option<GameResult> {
+        let c = self.side_to_move();
+        if self.is_five(c, p) {
+            return Some(GameResult::Win(c));
+        }
+        if self.rule.has_forbidden(c) && self.forbidden(p).is_some() {
+            return Some(GameResult::Win(c.opponent()));
+        }
+        if self.stones + 1 >= self.width * self.height {
+            return Some(GameResult::Draw);
+        }
+        None
+    }
+
+    /// Whether the last move made a five (so the game is over); the colour that made it.
+    pub fn last_move_won(&self) -> Option<Color> {
+        let p = self.last_move();
+        if p.is_none() {
+            return None;
+        }
+        let c = *self.colors.last()?;
+        // Read the patterns with the last stone lifted.
+        let mut l = self.lines.clone();
+        l.clear(p);
+        let code = l.code(p, c);
+        (self.combo_tables[c.index()].combo(code) == Combo::Five).then_some(c)
+    }
+
+    /// Plays a list of moves alternately from black.
+    ///
+    /// Errors: the first point that is off the board or occupied.
+    pub fn play_all(&mut self, moves: &[Pos]) -> Result<(), BoardError> {
+        for &p in moves {
+            self.check_move(p)?;
+            self.make(p);
+        }
+        Ok(())
+    }
+
+    /// Sets up a position from stone sets (the data files give sets, not orders): black and
+    /// white stones are interleaved into a move list; surplus stones of one colour are placed
+    /// as extra moves with the other colour's turns skipped by pairing. The side to move is
+    /// then black if the counts are equal and white if black has one more; other count
+    /// differences are rejected.
+    ///
+    /// Errors: off-board or repeated points, or counts that no game reaches
+    /// ([`CoordError::BadNotation`] names the counts).
+    pub fn from_stones(
+        width: usize,
+        height: usize,
+        rule: Rule,
+        black: &[Pos],
+        white: &[Pos],
+    ) -> Result<Board, BoardError> {
+        let mut b = Board::new(width, height, rule)?;
+        if !(black.len() == white.len() || black.len() == white.len() + 1) {
+            return Err(CoordError::BadNotation(format!(
+                "{} black and {} white stones: black must have as many stones as white or one more",
+                black.len(),
+                white.len()
+            )));
+        }
+        for i in 0..black.len() {
+            b.check_move(black[i])?;
+            b.make(black[i]);
+            if i < white.len() {
+                b.check_move(white[i])?;
+                b.make(white[i]);
+            }
+        }
+        Ok(b)
+    }
+
+    /// Like [`Board::from_stones`] but any counts are accepted and the side to move is
+    /// given (puzzle positions). Stones are placed interleaved, each with its own colour.
+    ///
+    /// Errors: off-board or repeated points.
+    pub fn from_stones_to_move(
+        width: usize,
+        height: usize,
+        rule: Rule,
+        black: &[Pos],
+        white: &[Pos],
+        to_move: Color,
+    ) -> Result<Board, BoardError> {
+        let mut b = Board::new(width, height, rule)?;
+        let n = black.len().max(white.len());
+        for i in 0..n {
+            for (list, c) in [(black, Color::Black), (white, Color::White)] {
+                if let Some(&p) = list.get(i) {
+                    b.check_move(p)?;
+                    b.make_colored(p, c);
+                }
+            }
+        }
+        b.side = to_move;
+        Ok(b)
+    }
+
+    /// Forbidden kind of `p` for black under renju, or `None` if black may play there (or the
+    /// rule has no forbidden moves). Uses the stored patterns for the clear cases and the
+    /// exact recursive test (rules.md section 3) for double-three candidates.
+    pub fn forbidden(&self, p: Pos) -> Option<ForbiddenKind> {
+        if self.rule != Rule::Renju || !self.is_empty(p) {
+            return None;
+        }
+        forbidden::fast(self, p)
+    }
+
+    /// Every forbidden point of black, with its kind, in row order from `a1`.
+    pub fn forbidden_points(&self) -> Vec<(Pos, ForbiddenKind)> {
+        if self.rule != Rule::Renju {
+            return Vec::new();
+        }
+        self.empty_points().filter_map(|p| self.forbidden(p).map(|k| (p, k))).collect()
+    }
+
+    /// Draws the board as text, row `height` at the top (rules.md section 1), with column
+    /// letters; `X` black, `O` white, `#` dead stone, `.` empty, and `marks` drawn on empty
+    /// points.
+    pub fn render(&self, marks: &[(Pos, char)]) -> String {
+        let mut s = String::new();
+        let letters: String = (0..self.width)
+            .map(|x| if x < 26 { format!(" {}", (b'a' + x as u8) as char) } else { "  ".to_string() })
+            .collect();
+        s.push_str(&format!("   {}\n", letters));
+        for y in (0..self.height).rev() {
+            s.push_str(&format!("{:>2} ", y + 1));
+            for x in 0..self.width {
+                let p = Pos::new(x, y);
+                let ch = match self.cell(p) {
+                    BLACK => 'X',
+                    WHITE => 'O',
+                    WALL => '#',
+                    _ => marks.iter().find(|m| m.0 == p).map(|m| m.1).unwrap_or('.'),
+                };
+                s.push(' ');
+                s.push(ch);
+            }
+            s.push_str(&format!(" {:>2}\n", y + 1));
+        }
+        s.push_str(&format!("   {}\n", letters));
+        s
+    }
+
+    /// Recomputes codes, scores, `near` and the hash from scratch and compares them with the
+    /// incremental ones (for tests). Returns a description of the first difference.
+    pub fn verify_incremental(&self) -> Result<(), String> {
+        let mut score = [0 as Score; 2];
+        let mut hash = 0u64;
+        for (&p, &c) in self.moves.iter().zip(&self.colors) {
+            hash ^= zobrist(c, p);
+        }
+        for p in self.points() {
+            if self.cell(p) == WALL {
+                hash ^= zobrist(Color::Black, p) ^ zobrist(Color::White, p);
+            }
+        }
+        if hash != self.hash {
+            return Err("hash differs".into());
+        }
+        let fresh = Lines::new(self.width, self.height, self.rule);
+        let mut fresh = fresh;
+        for p in self.points() {
+            if self.cell(p) != EMPTY {
+                fresh.set(p, self.cell(p));
+            }
+        }
+        for p in self.points() {
+            let mut n = 0u8;
+            for dy in -2..=2i64 {
+                for dx in -2..=2i64 {
+                    let (x, y) = (p.x() as i64 + dx, p.y() as i64 + dy);
+                    if self.contains_xy(x, y) && self.cell(Pos::new(x as usize, y as usize)) != EMPTY {
+                        n += 1;
+                    }
+                }
+            }
+            if n != self.near[p.index()] {
+                return Err(format!("near differs at {}", p));
+            }
+            if self.cell(p) != EMPTY {
+                continue;
+            }
+            for c in [Color::Black, Color::White] {
+                let code = fresh.code(p, c);
+                if code != self.code(c, p) {
+                    return Err(format!("code of {} at {} differs: {:04x} vs {:04x}", c.name(), p, code, self.code(c, p)));
+                }
+                score[c.index()] += self.combo_tables[c.index()].score(code);
+            }
+        }
+        if score != self.score {
+            return Err(format!("score differs: {:?} vs {:?}", score, self.score));
+        }
+        Ok(())
+    }
+}
+
+/// Why a point is forbidden to black under renju (rules.md section 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ForbiddenKind {
+    /// Two or more open threes through the stone.
+    DoubleThree,
+    /// Two or more fours through the stone (also on one line).
+    DoubleFour,
+    /// Six or more in a row.
+    Overline,
+}
+
+impl ForbiddenKind {
+    /// Name used in CLI output: `double-three`, `double-four`, `overline`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ForbiddenKind::DoubleThree => "double-three",
+            ForbiddenKind::DoubleFour => "double-four",
+            ForbiddenKind::Overline => "overline",
+        }
+    }
+    /// Short code used by the test data: `33`, `44`, `6`.
+    pub fn code(self) -> &'static str {
+        match self {
+            ForbiddenKind::DoubleThree => "33",
+            ForbiddenKind::DoubleFour => "44",
+            ForbiddenKind::Overline => "6",
+        }
+    }
+}
+
+#[allow(dead_code)]
+const _PAD_CHECK: () = assert!(PAD == pattern::HALF);

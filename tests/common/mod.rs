@@ -1,0 +1,50 @@
+//! Helpers shared by the integration tests: reading the data files in `tests/data/`.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// Path of a file in `tests/data/`.
+pub fn data_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+}
+
+/// One case line: its id, size and `key=value` fields (the `src=` field runs to the end).
+pub struct Case {
+    pub id: String,
+    pub size: usize,
+    pub fields: HashMap<String, String>,
+}
+
+impl Case {
+    pub fn get(&self, k: &str) -> &str {
+        self.fields.get(k).map(|s| s.as_str()).unwrap_or_else(|| panic!("{}: no field {}", self.id, k))
+    }
+}
+
+/// Reads every non-comment line of a data file.
+pub fn read_cases(name: &str) -> Vec<Case> {
+    let text = std::fs::read_to_string(data_path(name)).expect("data file");
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (head, _src) = match line.find(" src=") {
+            Some(i) => (&line[..i], &line[i + 5..]),
+            None => (line, ""),
+        };
+        let mut parts = head.split_whitespace();
+        let id = parts.next().unwrap().to_string();
+        let size: usize = parts.next().unwrap().parse().unwrap();
+        let mut fields = HashMap::new();
+        for p in parts {
+            if let Some((k, v)) = p.split_once('=') {
+                fields.insert(k.to_string(), v.to_string());
+            }
+        }
+        out.push(Case { id, size, fields });
+    }
+    out
+}
