@@ -1,1 +1,47 @@
-fn main(){}
+//! `pbrain-tianyuan`: with no arguments, the Piskvork/Gomocup protocol engine on
+//! stdin/stdout; with a subcommand, a one-shot tool.
+
+use clap::{Parser, Subcommand};
+use tianyuan::cli;
+
+#[derive(Parser)]
+#[command(name = "pbrain-tianyuan", version, about = "Tianyuan gomoku/renju engine")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print black's forbidden points (renju) of a position.
+    Forbidden(cli::ForbiddenArgs),
+    /// Search a position and print the best move, score, depth, nodes and PV.
+    Analyze(cli::AnalyzeArgs),
+    /// Fixed-depth search of built-in positions; prints nodes and nps (deterministic).
+    Bench(tianyuan::bench::BenchArgs),
+    /// Play a short engine-against-itself game and print the board as it goes.
+    Demo(cli::DemoArgs),
+    /// Solve a position for a VCF (or VCT with --vct).
+    Solve(tianyuan::search::threat::SolveArgs),
+    /// Play a match between engines that speak the Piskvork protocol.
+    Match(tianyuan::arena::MatchArgs),
+    /// Run the protocol engine (the default when no subcommand is given).
+    Protocol,
+}
+
+fn main() {
+    if std::env::args_os().len() <= 1 {
+        std::process::exit(tianyuan::protocol::run_stdio());
+    }
+    let cli = Cli::parse();
+    let code = match cli.command {
+        None | Some(Command::Protocol) => tianyuan::protocol::run_stdio(),
+        Some(Command::Forbidden(a)) => cli::forbidden(&a),
+        Some(Command::Analyze(a)) => cli::analyze(&a),
+        Some(Command::Bench(a)) => tianyuan::bench::run(&a),
+        Some(Command::Demo(a)) => cli::demo(&a),
+        Some(Command::Solve(a)) => tianyuan::search::threat::solve_cli(&a),
+        Some(Command::Match(a)) => tianyuan::arena::run(a),
+    };
+    std::process::exit(code);
+}

@@ -1,0 +1,93 @@
+//! The engine facade: owns the search state (transposition table, thread count, options) and
+//! answers "think about this board" requests. Protocol, CLI and match code use only this.
+//!
+//! Searching never writes to stdout: progress goes to a callback as [`SearchInfo`].
+
+use crate::board::Board;
+use crate::core::Pos;
+use crate::search::{self, Limits, SearchInfo, SearchResult};
+use std::sync::atomic::AtomicBool;
+
+/// Default transposition table size in bytes when no memory limit is given (64 MiB).
+pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
+
+/// Engine options that persist across games (set by `INFO` keys or CLI flags).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Search threads, at least 1.
+    pub threads: usize,
+    /// Transposition table size in bytes.
+    pub hash_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            hash_bytes: DEFAULT_HASH_BYTES,
+        }
+    }
+}
+
+/// The engine: search state shared by successive requests.
+pub struct Engine {
+    options: Options,
+    searcher: search::Searcher,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(Options::default())
+    }
+}
+
+impl Engine {
+    /// A new engine with the given options (allocates the transposition table).
+    pub fn new(options: Options) -> Engine {
+        let searcher = search::Searcher::new(options.hash_bytes);
+        Engine { options, searcher }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Sets the number of search threads (at least 1).
+    pub fn set_threads(&mut self, n: usize) {
+        self.options.threads = n.max(1);
+    }
+
+    /// Resizes the transposition table to at most `bytes` bytes (its contents are lost).
+    pub fn set_hash_bytes(&mut self, bytes: usize) {
+        if bytes != self.options.hash_bytes {
+            self.options.hash_bytes = bytes;
+            self.searcher.resize_tt(bytes);
+        }
+    }
+
+    /// Clears the transposition table and histories (new game).
+    pub fn clear(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// Searches `board` for the side to move within `limits`; `stop` may be raised by another
+    /// thread at any time to end the search early. `on_info` receives progress after each
+    /// completed iteration. Always returns a legal move when one exists (on a full board the
+    /// result's move is [`Pos::NONE`]).
+    pub fn think(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.searcher.search(board, limits, self.options.threads, stop, on_info)
+    }
+
+    /// A quick move for emergencies (no time at all): an immediate win, a forced block, or
+    /// the point with the best static score. [`Pos::NONE`] only on a full board.
+    pub fn quick_move(board: &Board) -> Pos {
+        search::quick_move(board)
+    }
+}

@@ -1,0 +1,161 @@
+//! Search: iterative deepening principal-variation search over a shared transposition
+//! table, with threat-space solvers (`vcf`, `vct`).
+//!
+//! Scores are in evaluation units from the side to move's view; wins and losses are
+//! [`WIN`] minus the number of plies to the five (see [`score_to_tt`]).
+
+use crate::board::{Board, Combo};
+use crate::core::{Color, Pos};
+use crate::time::Budget;
+use std::sync::atomic::AtomicBool;
+
+/// Score of a five on the board now, from the winner's view. A win in `n` plies scores
+/// `WIN - n`; a loss in `n` plies `-(WIN - n)`.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this magnitude are wins or losses.
+pub const WIN_THRESHOLD: i32 = WIN - 1_000;
+
+/// What bounds a search.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Time budget from the start of the search.
+    pub budget: Budget,
+    /// Stop after completing this depth (plies).
+    pub max_depth: Option<i32>,
+    /// Stop after about this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Root moves not to consider (YXBLOCK); empty for none.
+    pub excluded: Vec<Pos>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { budget: Budget::UNLIMITED, max_depth: None, max_nodes: None, excluded: Vec::new() }
+    }
+}
+
+/// Progress report after an iteration.
+#[derive(Clone, Debug, Default)]
+pub struct SearchInfo {
+    /// Completed nominal depth in plies.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: i32,
+    /// Score from the side to move's view (see [`WIN`]).
+    pub score: i32,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Principal variation, first move first.
+    pub pv: Vec<Pos>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// The move to play ([`Pos::NONE`] only on a full board).
+    pub best: Pos,
+    /// Score from the side to move's view.
+    pub score: i32,
+    /// Completed depth in plies.
+    pub depth: i32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Milliseconds spent.
+    pub time_ms: u64,
+    /// Principal variation.
+    pub pv: Vec<Pos>,
+}
+
+impl SearchResult {
+    /// Plies to a forced win (positive) or loss (negative), if the score is one.
+    pub fn win_in(&self) -> Option<i32> {
+        mate_plies(self.score)
+    }
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+}
+
+/// Plies to a forced win (positive) or loss (negative) for a score, if it is one.
+pub fn mate_plies(score: i32) -> Option<i32> {
+    if score >= WIN_THRESHOLD {
+        Some(WIN - score)
+    } else if score <= -WIN_THRESHOLD {
+        Some(-(WIN + score))
+    } else {
+        None
+    }
+}
+
+pub mod threat;
+
+/// The searcher: transposition table and per-thread state.
+pub struct Searcher {
+    _hash_bytes: usize,
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of at most `hash_bytes` bytes.
+    pub fn new(hash_bytes: usize) -> Searcher {
+        Searcher { _hash_bytes: hash_bytes }
+    }
+    /// Resizes the transposition table.
+    pub fn resize_tt(&mut self, hash_bytes: usize) {
+        self._hash_bytes = hash_bytes;
+    }
+    /// Clears the table and histories.
+    pub fn clear(&mut self) {}
+
+    /// Searches (placeholder until the real search lands: the quick move).
+    pub fn search(
+        &mut self,
+        board: &Board,
+        _limits: &Limits,
+        _threads: usize,
+        _stop: &AtomicBool,
+        _on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let best = quick_move(board);
+        SearchResult { best, pv: vec![best], ..Default::default() }
+    }
+}
+
+/// A move found without search: a five, a block of the opponent's five, else the empty point
+/// with the best combined threat and score; black avoids forbidden points under renju while
+/// any other point exists. [`Pos::NONE`] only on a full board.
+pub fn quick_move(board: &Board) -> Pos {
+    let me = board.side_to_move();
+    let opp = me.opponent();
+    let mut best = Pos::NONE;
+    let mut best_key = i64::MIN;
+    for p in board.empty_points() {
+        let legal = !(board.rule().has_forbidden(me) && board.forbidden(p).is_some());
+        let mine = board.combo(me, p);
+        let theirs = board.combo(opp, p);
+        let ts = board.combo_table(me).score(board.code(me, p)) as i64
+            + board.combo_table(opp).score(board.code(opp, p)) as i64 * 8 / 10;
+        let mut key = ts;
+        if mine == Combo::Five {
+            key += 1 << 40;
+        } else if theirs == Combo::Five {
+            key += 1 << 36;
+        }
+        if !legal {
+            key -= 1 << 50;
+        }
+        if board.ply() == 0 {
+            // Empty board: the centre.
+            let (cx, cy) = (board.width() / 2, board.height() / 2);
+            key = -((p.x() as i64 - cx as i64).abs() + (p.y() as i64 - cy as i64).abs());
+        }
+        if key > best_key {
+            best_key = key;
+            best = p;
+        }
+    }
+    let _ = Color::Black;
+    best
+}
