@@ -17,6 +17,8 @@ pub mod board;
 pub mod cli;
 pub mod core;
 pub mod engine;
+pub mod eval;
 pub mod protocol;
 pub mod search;
 pub mod time;
+pub mod tt;

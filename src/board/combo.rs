@@ -129,16 +129,16 @@ pub fn combine(pats: [Pattern; 4], forbidden_rules: bool) -> Combo {
     if forbidden_rules && (overline || fours >= 2) {
         return Combo::Forbidden;
     }
+    if forbidden_rules && threes >= 2 {
+        // A double-three candidate (also 4-3-3): the exact test decides.
+        return Combo::DoubleThree;
+    }
     if flex || fours >= 2 {
         return Combo::Flex4;
     }
     if fours == 1 {
         return if threes >= 1 {
-            if forbidden_rules && threes >= 2 {
-                Combo::DoubleThree
-            } else {
-                Combo::FourThree
-            }
+            Combo::FourThree
         } else if minor > 0 {
             Combo::FourPlus
         } else {

@@ -225,6 +225,24 @@ fn canonical(line: &[Cell; WIN], wr: WinRule) -> [Cell; WIN] {
     l
 }
 
+/// Canonical form of one half of a window given from the centre outward: points behind the
+/// first blocker take that blocker's kind (edge and opponent are one kind unless caro).
+fn canonical_half(cells: &[Cell; HALF], wr: WinRule) -> [Cell; HALF] {
+    let mut out = *cells;
+    let mut blocker = None;
+    for c in out.iter_mut() {
+        if !wr.caro && *c == Cell::Wall {
+            *c = Cell::Opp;
+        }
+        if let Some(b) = blocker {
+            *c = b;
+        } else if matches!(*c, Cell::Opp | Cell::Wall) {
+            blocker = Some(*c);
+        }
+    }
+    out
+}
+
 /// Memoising reference classifier for one win rule.
 pub struct Classifier {
     wr: WinRule,
@@ -376,16 +394,64 @@ pub struct PatternTable {
 
 impl PatternTable {
     fn build(rule: Rule) -> PatternTable {
+        // The pattern depends on each half of the window only through its canonical form
+        // (points behind the first blocker do not matter), so classify every pair of
+        // canonical halves once and fill the 2^20 keys from that small matrix.
         let mut data = vec![0u8; KEY_COUNT].into_boxed_slice();
         for color in [Color::Black, Color::White] {
-            let mut cls = Classifier::new(WinRule::of(rule, color));
+            let wr = WinRule::of(rule, color);
+            let mut cls = Classifier::new(wr);
+            // halves[i] = canonical cells of a half, listed from the centre outward.
+            let mut halves: Vec<[Cell; HALF]> = Vec::new();
+            let mut index: HashMap<[Cell; HALF], u16> = HashMap::new();
+            let mut left_map = vec![0u16; 1 << 10];
+            let mut right_map = vec![0u16; 1 << 10];
+            let own = 1 + color.index() as u32;
+            let decode = |v: u32| match v {
+                0 => Cell::Empty,
+                3 => Cell::Wall,
+                x if x == own => Cell::Own,
+                _ => Cell::Opp,
+            };
+            for h in 0..1u32 << 10 {
+                for right in [false, true] {
+                    // Left half: bit pair j is offset j - 5, so the centre side is j = 4.
+                    // Right half: bit pair j is offset j + 1.
+                    let mut cells = [Cell::Empty; HALF];
+                    for (k, c) in cells.iter_mut().enumerate() {
+                        let j = if right { k } else { HALF - 1 - k };
+                        *c = decode((h >> (2 * j)) & 3);
+                    }
+                    let canon = canonical_half(&cells, wr);
+                    let n = halves.len() as u16;
+                    let id = *index.entry(canon).or_insert_with(|| {
+                        halves.push(canon);
+                        n
+                    });
+                    if right {
+                        right_map[h as usize] = id;
+                    } else {
+                        left_map[h as usize] = id;
+                    }
+                }
+            }
+            let n = halves.len();
+            let mut matrix = vec![0u8; n * n];
+            for (li, l) in halves.iter().enumerate() {
+                for (ri, r) in halves.iter().enumerate() {
+                    let mut line = [Cell::Empty; WIN];
+                    for k in 0..HALF {
+                        line[HALF - 1 - k] = l[k];
+                        line[HALF + 1 + k] = r[k];
+                    }
+                    matrix[li * n + ri] = cls.classify(&line) as u8;
+                }
+            }
             let shift = 4 * color.index();
             for (key, slot) in data.iter_mut().enumerate() {
-                // Keys with a wall inside the board part of the window are impossible; they
-                // still get a (harmless) value.
-                let line = key_to_line(key as u32, color);
-                let p = cls.classify(&line) as u8;
-                *slot |= p << shift;
+                let l = left_map[key & 0x3FF] as usize;
+                let r = right_map[key >> 10] as usize;
+                *slot |= matrix[l * n + r] << shift;
             }
         }
         PatternTable { data }

@@ -5,9 +5,8 @@
 //! [`WIN`] minus the number of plies to the five (see [`score_to_tt`]).
 
 use crate::board::{Board, Combo};
-use crate::core::{Color, Pos};
+use crate::core::Pos;
 use crate::time::Budget;
-use std::sync::atomic::AtomicBool;
 
 /// Score of a five on the board now, from the winner's view. A win in `n` plies scores
 /// `WIN - n`; a loss in `n` plies `-(WIN - n)`.
@@ -90,38 +89,11 @@ pub fn mate_plies(score: i32) -> Option<i32> {
     }
 }
 
+mod alphabeta;
+pub mod movegen;
 pub mod threat;
 
-/// The searcher: transposition table and per-thread state.
-pub struct Searcher {
-    _hash_bytes: usize,
-}
-
-impl Searcher {
-    /// A searcher with a transposition table of at most `hash_bytes` bytes.
-    pub fn new(hash_bytes: usize) -> Searcher {
-        Searcher { _hash_bytes: hash_bytes }
-    }
-    /// Resizes the transposition table.
-    pub fn resize_tt(&mut self, hash_bytes: usize) {
-        self._hash_bytes = hash_bytes;
-    }
-    /// Clears the table and histories.
-    pub fn clear(&mut self) {}
-
-    /// Searches (placeholder until the real search lands: the quick move).
-    pub fn search(
-        &mut self,
-        board: &Board,
-        _limits: &Limits,
-        _threads: usize,
-        _stop: &AtomicBool,
-        _on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        let best = quick_move(board);
-        SearchResult { best, pv: vec![best], ..Default::default() }
-    }
-}
+pub use alphabeta::Searcher;
 
 /// A move found without search: a five, a block of the opponent's five, else the empty point
 /// with the best combined threat and score; black avoids forbidden points under renju while
@@ -156,6 +128,5 @@ pub fn quick_move(board: &Board) -> Pos {
             best = p;
         }
     }
-    let _ = Color::Black;
     best
 }

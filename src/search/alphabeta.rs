@@ -1,0 +1,521 @@
+//! Iterative-deepening principal-variation search, run by one or more threads that share
+//! one transposition table (lazy SMP).
+//!
+//! Each thread owns a copy of the board, its history and killer tables and its PV table;
+//! threads share only the transposition table, the stop flags and the node counter. Thread 0
+//! (the main thread) decides when to stop and whose result is reported; helper threads start
+//! at staggered depths so that they fill the table with different work. With one thread the
+//! search is deterministic (same node count for the same position, limits and table size).
+//!
+//! Steps of a node (see [`Worker::search`]):
+//! 1. count the node, poll the clock every 1024 nodes, stop if asked;
+//! 2. mate-distance pruning; a full board is a draw;
+//! 3. tactical classification by [`movegen::generate`]: five now, lost to two fives, flex win,
+//!    forced block, defence of an open three;
+//! 4. leaf: static evaluation;
+//! 5. transposition table probe and cut-off (non-PV nodes);
+//! 6. ordered moves (TT move, killers, threat scores, history); PVS with late-move
+//!    reductions for quiet moves and move-count pruning at shallow depth — never applied to
+//!    forced blocks or defences of an open three;
+//! 7. store the result.
+
+use super::movegen::{self, MoveList, Node};
+use super::{Limits, SearchInfo, SearchResult, WIN, WIN_THRESHOLD};
+use crate::board::{Board, Combo};
+use crate::core::{Pos, POS_COUNT};
+use crate::eval::evaluate;
+use crate::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Deepest ply the search may reach.
+pub const MAX_PLY: usize = 128;
+
+/// State shared by the threads of one search.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    done: AtomicBool,
+    nodes: AtomicU64,
+    start: Instant,
+    hard: Duration,
+    max_nodes: u64,
+}
+
+impl Shared<'_> {
+    #[inline]
+    fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.done.load(Ordering::Relaxed)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct RootMove {
+    pos: Pos,
+    score: i32,
+    order: i32,
+}
+
+/// Per-thread search state.
+struct Worker<'a> {
+    id: usize,
+    board: Board,
+    shared: &'a Shared<'a>,
+    nodes: u64,
+    flushed: u64,
+    aborted: bool,
+    seldepth: i32,
+    history: Box<[[i32; POS_COUNT]; 2]>,
+    killers: Box<[[Pos; 2]; MAX_PLY]>,
+    pv: Box<[[Pos; MAX_PLY]; MAX_PLY]>,
+    pv_len: Box<[usize; MAX_PLY]>,
+    root_moves: Vec<RootMove>,
+    excluded: Vec<Pos>,
+}
+
+/// The searcher: the shared transposition table, kept between searches.
+pub struct Searcher {
+    tt: Arc<TranspositionTable>,
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of at most `hash_bytes` bytes.
+    pub fn new(hash_bytes: usize) -> Searcher {
+        Searcher { tt: Arc::new(TranspositionTable::new(hash_bytes)) }
+    }
+
+    /// Replaces the table with an empty one of at most `hash_bytes` bytes (the old one is
+    /// freed first, so peak memory never holds both).
+    pub fn resize_tt(&mut self, hash_bytes: usize) {
+        self.tt = Arc::new(TranspositionTable::new(1));
+        self.tt = Arc::new(TranspositionTable::new(hash_bytes));
+    }
+
+    /// Size of the table in bytes.
+    pub fn tt_bytes(&self) -> usize {
+        self.tt.size_bytes()
+    }
+
+    /// Per mille of the table written in the last search.
+    pub fn hashfull(&self) -> usize {
+        self.tt.hashfull()
+    }
+
+    /// Empties the table (new game, `YXHASHCLEAR`).
+    pub fn clear(&mut self) {
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => {
+                let bytes = self.tt.size_bytes();
+                self.resize_tt(bytes);
+            }
+        }
+    }
+
+    /// Searches `board` for the side to move on `threads` threads within `limits`.
+    /// `stop` may be raised from another thread; `on_info` gets a report after each
+    /// completed iteration of the main thread.
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        threads: usize,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            stop,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            start,
+            hard: Duration::from_millis(limits.budget.hard_ms),
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+        };
+        let threads = threads.max(1);
+        let mut result = SearchResult::default();
+        std::thread::scope(|scope| {
+            for id in 1..threads {
+                let shared = &shared;
+                let board = board.clone();
+                let limits = limits.clone();
+                std::thread::Builder::new()
+                    .stack_size(16 << 20)
+                    .spawn_scoped(scope, move || {
+                        let mut w = Worker::new(id, board, shared, &limits);
+                        w.iterate(&limits, &mut |_| {});
+                    })
+                    .expect("spawn search thread");
+            }
+            let mut w = Worker::new(0, board.clone(), &shared, limits);
+            result = w.iterate(limits, on_info);
+            shared.done.store(true, Ordering::Relaxed);
+        });
+        result.nodes = shared.nodes.load(Ordering::Relaxed);
+        result.time_ms = start.elapsed().as_millis() as u64;
+        result
+    }
+}
+
+impl<'a> Worker<'a> {
+    fn new(id: usize, board: Board, shared: &'a Shared<'a>, limits: &Limits) -> Worker<'a> {
+        Worker {
+            id,
+            board,
+            shared,
+            nodes: 0,
+            flushed: 0,
+            aborted: false,
+            seldepth: 0,
+            history: Box::new([[0; POS_COUNT]; 2]),
+            killers: Box::new([[Pos::NONE; 2]; MAX_PLY]),
+            pv: Box::new([[Pos::NONE; MAX_PLY]; MAX_PLY]),
+            pv_len: Box::new([0; MAX_PLY]),
+            root_moves: Vec::new(),
+            excluded: limits.excluded.clone(),
+        }
+    }
+
+    fn flush_nodes(&mut self) {
+        let d = self.nodes - self.flushed;
+        self.flushed = self.nodes;
+        self.shared.nodes.fetch_add(d, Ordering::Relaxed);
+    }
+
+    /// Polls the stop conditions; sets `aborted`.
+    #[inline]
+    fn poll(&mut self) {
+        if self.nodes & 1023 == 0 {
+            self.flush_nodes();
+            if self.shared.start.elapsed() >= self.shared.hard
+                || self.shared.nodes.load(Ordering::Relaxed) >= self.shared.max_nodes
+            {
+                self.shared.done.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.shared.should_stop() {
+            self.aborted = true;
+        }
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.shared.start.elapsed().as_millis() as u64
+    }
+
+    /// Iterative deepening; returns the best move of the last completed iteration (or a
+    /// better one found by the interrupted iteration).
+    fn iterate(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let mut moves = MoveList::new();
+        let node = movegen::generate(&self.board, &mut moves);
+        let mut result = SearchResult::default();
+        // Immediate answers: a five, a forced single move, a flex win, or nothing to do.
+        match node {
+            Node::Win(p) => return self.instant(p, WIN - 1),
+            Node::FlexWin(p) => return self.instant(p, WIN - 3),
+            Node::Lost => {
+                // Every move loses: block one five if we can, else any legal point.
+                let p = moves.first().map(|m| m.0).unwrap_or_else(|| super::quick_move(&self.board));
+                return self.instant(p, -(WIN - 2));
+            }
+            Node::Moves { .. } => {}
+        }
+        moves.retain(|m| !self.excluded.contains(&m.0));
+        if moves.is_empty() {
+            // Renju black with only forbidden points (or all excluded): any empty point.
+            let p = super::quick_move(&self.board);
+            return self.instant(p, -(WIN - 2));
+        }
+        if moves.len() == 1 && self.id == 0 {
+            let p = moves[0].0;
+            let mut r = self.instant(p, evaluate(&self.board));
+            r.depth = 1;
+            return r;
+        }
+        moves.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        self.root_moves = moves
+            .iter()
+            .map(|&(pos, order)| RootMove { pos, score: -WIN, order })
+            .collect();
+        result.best = self.root_moves[0].pos;
+        result.pv = vec![result.best];
+        let max_depth = limits.max_depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
+        let mut prev_score: i32 = 0;
+        let start_depth = 1 + (self.id % 2) as i32;
+        let mut depth = start_depth;
+        while depth <= max_depth {
+            self.seldepth = 0;
+            // Aspiration window around the previous score from depth 5 on.
+            let mut delta = 60;
+            let (mut alpha, mut beta) = if depth >= 5 && prev_score.abs() < WIN_THRESHOLD {
+                (prev_score - delta, prev_score + delta)
+            } else {
+                (-WIN, WIN)
+            };
+            let score = loop {
+                let s = self.root_search(depth, alpha, beta);
+                if self.aborted {
+                    break s;
+                }
+                if s <= alpha && alpha > -WIN {
+                    alpha = (alpha - delta).max(-WIN);
+                    delta *= 2;
+                } else if s >= beta && beta < WIN {
+                    beta = (beta + delta).min(WIN);
+                    delta *= 2;
+                } else {
+                    break s;
+                }
+            };
+            // The best root move is first in root_moves (moved there when it raised alpha).
+            if self.aborted {
+                // Keep a move the interrupted iteration proved better than the old best.
+                let best = self.root_moves[0];
+                if best.pos != result.best && best.score > prev_score && best.score > -WIN {
+                    result.best = best.pos;
+                    result.pv = vec![best.pos];
+                    result.score = best.score;
+                }
+                break;
+            }
+            prev_score = score;
+            result.best = self.root_moves[0].pos;
+            result.score = score;
+            result.depth = depth;
+            result.pv = self.pv[0][..self.pv_len[0]].to_vec();
+            if result.pv.first() != Some(&result.best) {
+                result.pv = vec![result.best];
+            }
+            if self.id == 0 {
+                self.flush_nodes();
+                let info = SearchInfo {
+                    depth,
+                    seldepth: self.seldepth,
+                    score,
+                    nodes: self.shared.nodes.load(Ordering::Relaxed),
+                    time_ms: self.elapsed_ms(),
+                    pv: result.pv.clone(),
+                };
+                on_info(&info);
+                // A proven result needs no deeper search.
+                if score.abs() >= WIN_THRESHOLD && depth > super::mate_plies(score).unwrap_or(0).abs() + 2 {
+                    break;
+                }
+                // Soft limit: the next iteration would take several times longer.
+                let elapsed = self.elapsed_ms();
+                if elapsed as f64 >= limits.budget.soft_ms as f64 * 0.55 {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        self.flush_nodes();
+        result
+    }
+
+    fn instant(&mut self, p: Pos, score: i32) -> SearchResult {
+        SearchResult { best: p, score, depth: 0, nodes: self.nodes, time_ms: 0, pv: vec![p] }
+    }
+
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = -WIN;
+        self.pv_len[0] = 0;
+        // Stable order: last iteration's best first, then by score, then by order.
+        if depth > 1 {
+            let first = self.root_moves[0];
+            self.root_moves[1..].sort_by(|a, b| b.score.cmp(&a.score).then(b.order.cmp(&a.order)).then(a.pos.cmp(&b.pos)));
+            self.root_moves[0] = first;
+        }
+        for i in 0..self.root_moves.len() {
+            let p = self.root_moves[i].pos;
+            self.board.make(p);
+            let score = if i == 0 {
+                -self.search(-beta, -alpha, depth - 1, 1, true)
+            } else {
+                let mut s = -self.search(-alpha - 1, -alpha, depth - 1, 1, false);
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.search(-beta, -alpha, depth - 1, 1, true);
+                }
+                s
+            };
+            self.board.undo();
+            if self.aborted {
+                return best;
+            }
+            self.root_moves[i].score = if i == 0 || score > alpha { score } else { -WIN };
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                // Move to the front, keep the others' order.
+                let rm = self.root_moves.remove(i);
+                self.root_moves.insert(0, rm);
+                self.pv[0][0] = p;
+                let child_len = self.pv_len[1];
+                for j in 0..child_len {
+                    self.pv[0][j + 1] = self.pv[1][j];
+                }
+                self.pv_len[0] = child_len + 1;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn search(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool) -> i32 {
+        // Step 1.
+        self.nodes += 1;
+        self.poll();
+        self.pv_len[ply] = 0;
+        if self.aborted {
+            return 0;
+        }
+        if ply as i32 > self.seldepth {
+            self.seldepth = ply as i32;
+        }
+        // Step 2.
+        let ply_i = ply as i32;
+        alpha = alpha.max(-WIN + ply_i);
+        beta = beta.min(WIN - ply_i - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if self.board.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 4 {
+            return evaluate(&self.board);
+        }
+        // Step 3.
+        let mut moves = MoveList::new();
+        let node = movegen::generate(&self.board, &mut moves);
+        let (forced, defending) = match node {
+            Node::Win(_) => return WIN - ply_i - 1,
+            Node::Lost => return -(WIN - ply_i - 2),
+            Node::FlexWin(_) => return WIN - ply_i - 3,
+            Node::Moves { forced, defending } => (forced, defending),
+        };
+        if moves.is_empty() {
+            return -(WIN - ply_i - 2);
+        }
+        // Step 4.
+        if depth <= 0 && !forced {
+            return evaluate(&self.board);
+        }
+        // Step 5.
+        let key = self.board.hash() ^ (self.board.side_to_move() as u64);
+        let mut tt_move = Pos::NONE;
+        if let Some(e) = self.shared.tt.probe(key) {
+            tt_move = e.mv;
+            let s = score_from_tt(e.score, ply_i);
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        // Step 6.
+        let me = self.board.side_to_move().index();
+        let killers = self.killers[ply];
+        for m in moves.iter_mut() {
+            if m.0 == tt_move {
+                m.1 += 1 << 24;
+            } else if m.0 == killers[0] || m.0 == killers[1] {
+                m.1 += 500;
+            }
+            m.1 += self.history[me][m.0.index()] >> 6;
+        }
+        moves.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let new_depth = if forced { depth } else { depth - 1 };
+        let orig_alpha = alpha;
+        let mut best = -WIN;
+        let mut best_move = Pos::NONE;
+        let opp = self.board.side_to_move().opponent();
+        let me_color = self.board.side_to_move();
+        for (i, &(p, order)) in moves.iter().enumerate() {
+            let quiet = !forced
+                && !defending
+                && self.board.combo(me_color, p) < Combo::Three
+                && self.board.combo(opp, p) < Combo::Three
+                && p != tt_move;
+            // Move-count pruning at shallow depth for quiet moves.
+            if quiet && !pv_node && depth <= 3 && i >= 4 + 3 * depth as usize && best > -WIN_THRESHOLD {
+                break;
+            }
+            let _ = order;
+            self.board.make(p);
+            let score = if i == 0 {
+                -self.search(-beta, -alpha, new_depth, ply + 1, pv_node)
+            } else {
+                // Late-move reduction for quiet moves.
+                let mut r = 0;
+                if quiet && depth >= 3 && i >= 3 {
+                    r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 16) as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                }
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if pv_node && s > alpha && s < beta && !self.aborted {
+                    s = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                }
+                s
+            };
+            self.board.undo();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = p;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.pv[ply][0] = p;
+                        let child_len = self.pv_len[ply + 1];
+                        for j in 0..child_len {
+                            self.pv[ply][j + 1] = self.pv[ply + 1][j];
+                        }
+                        self.pv_len[ply] = child_len + 1;
+                    }
+                    if alpha >= beta {
+                        if quiet || !forced {
+                            let k = &mut self.killers[ply];
+                            if k[0] != p {
+                                k[1] = k[0];
+                                k[0] = p;
+                            }
+                            let h = &mut self.history[me][p.index()];
+                            *h += depth * depth * 16 - *h * depth * depth / 512;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        // Step 7.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, best_move, score_to_tt(best, ply_i), 0, depth, bound);
+        best
+    }
+}
