@@ -1,10 +1,1010 @@
-//! Engine-against-engine matches (placeholder).
+//! Engine-against-engine matches: `pbrain-tianyuan match`.
+//!
+//! Parts, each in its own module:
+//! - [`player`]: one engine process speaking the Piskvork protocol (pipes, a reader thread
+//!   that timestamps lines, requests with deadlines, `END` then kill);
+//! - [`referee`]: one game between seated players, judged with the project's rules;
+//! - [`openings`]: the opening files of `openings/` and plain move lists;
+//! - [`record`]: `.psq` and SGF game records;
+//! - [`stats`]: Elo, its 95 % interval, LOS and the SPRT.
+//!
+//! This module schedules the games and reports. With `E` engines every pair plays `--games`
+//! games (a round robin; the usual match is `E = 2`). Game `k` of a pair uses opening
+//! `k / 2` (in file order, or shuffled by `--seed`) and gives black to the pair's first engine
+//! when `k` is even, so each opening is played twice with colours reversed. `--concurrency`
+//! worker threads each own their engine processes and take games from a shared queue; a
+//! process is reused from game to game (`START` again, as c-gomoku-cli does) unless it lost
+//! by forfeit (then it is killed and started afresh) or `--restart-each-game` is given.
+//! Results are credited to engines, not colours. With two engines an SPRT can stop the match
+//! early: no new game starts once it has decided (games already running are counted).
+
+pub mod openings;
+pub mod player;
+pub mod record;
+pub mod referee;
+pub mod stats;
+
+use crate::core::{check_size, Color, Rule};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use openings::{read_openings, shuffle, Opening, OpeningError};
+use player::{EngineSpec, Player, PlayerError};
+use referee::{GameConfig, GameRecord, MoveRecord, Termination, TimeControl};
+use stats::{SprtDecision, SprtParams, Wld};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use thiserror::Error;
 
 /// Command-line arguments of `pbrain-tianyuan match`.
 #[derive(clap::Args, Debug, Clone)]
-pub struct MatchArgs {}
+pub struct MatchArgs {
+    /// Engine command line; give it once per engine (at least two). Split like a shell
+    /// command: quotes and backslashes work, no expansions.
+    #[arg(long = "engine", value_name = "CMD", required = true)]
+    pub engines: Vec<String>,
+    /// Rule: freestyle, standard, renju, caro (or caro-exact, or a Gomocup number).
+    #[arg(long, default_value = "freestyle", value_parser = parse_rule)]
+    pub rule: Rule,
+    /// Board side in points (5..=22).
+    #[arg(long, default_value_t = 15)]
+    pub size: usize,
+    /// Games per pair of engines [default: twice the number of openings, or 2].
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Time limit per move in ms (INFO timeout_turn); 0 = none.
+    #[arg(long, default_value_t = 5000)]
+    pub tc_turn_ms: u64,
+    /// Time limit per game and engine in ms (INFO timeout_match); 0 = none.
+    #[arg(long, default_value_t = 120_000)]
+    pub tc_game_ms: u64,
+    /// Increment added to an engine's game clock after each of its moves, in ms.
+    #[arg(long, default_value_t = 0)]
+    pub tc_inc_ms: u64,
+    /// Time tolerance in ms: a move is lost on time when it takes longer than
+    /// tolerance + min(turn limit, game time left).
+    #[arg(long, default_value_t = 1000)]
+    pub tolerance_ms: u64,
+    /// How long an engine may take to answer START (and ABOUT) in ms; on no clock.
+    #[arg(long, default_value_t = 5000)]
+    pub start_timeout_ms: u64,
+    /// Extra INFO setting `[N:]KEY=VALUE` for engine N (1-based) or, without `N:`, for
+    /// every engine, e.g. `1:thread_num=2`. Repeatable; sent after the standard INFO lines.
+    #[arg(long = "engine-option", value_name = "[N:]KEY=VALUE")]
+    pub engine_options: Vec<String>,
+    /// INFO thread_num for every engine.
+    #[arg(long)]
+    pub threads: Option<u32>,
+    /// INFO max_memory for every engine, in MiB (0 = no limit).
+    #[arg(long, default_value_t = 350)]
+    pub memory_mb: u64,
+    /// Openings file: `<code> <size> rule=... moves=h8,h9,...` lines (as in openings/) or
+    /// plain comma-separated move lists. Each opening is played twice, colours reversed.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Games played at the same time (each in its own thread with its own processes).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Sequential probability ratio test `ELO0,ELO1,ALPHA,BETA` (two engines only); the
+    /// match stops when it decides.
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
+    pub sprt: Option<String>,
+    /// Seed for shuffling the opening order (file order without it).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Directory for game records (.psq, .sgf, .log), summary.txt and results.json.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Renju only: a game is drawn once 200 stones are on the board (Gomocup rule).
+    #[arg(long = "draw-200")]
+    pub draw_200: bool,
+    /// Start every engine afresh for every game (END, then a new process) instead of
+    /// reusing it with START.
+    #[arg(long)]
+    pub restart_each_game: bool,
+}
 
-/// Runs a match; returns the process exit code.
-pub fn run(_args: MatchArgs) -> i32 {
-    0
+fn parse_rule(s: &str) -> Result<Rule, String> {
+    Rule::parse(s).ok_or_else(|| format!("unknown rule '{s}' (freestyle, standard, renju, caro)"))
+}
+
+/// Errors that stop a match before or while it runs (an engine's misbehaviour in a game is
+/// not an error: it loses that game).
+#[derive(Debug, Error)]
+pub enum ArenaError {
+    /// Bad or inconsistent options.
+    #[error("{0}")]
+    Usage(String),
+    /// An engine command cannot be parsed or started.
+    #[error(transparent)]
+    Player(#[from] PlayerError),
+    /// The openings file cannot be used.
+    #[error(transparent)]
+    Openings(#[from] OpeningError),
+    /// A record or summary file cannot be written.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: String,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+/// A checked match configuration.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The engines, with their extra INFO settings.
+    pub engines: Vec<EngineSpec>,
+    /// Board, rule, clock and tolerance.
+    pub game: GameConfig,
+    /// Games each pair of engines plays.
+    pub games_per_pair: usize,
+    /// Openings in the order they are used (possibly empty: games start on an empty board).
+    pub openings: Vec<Opening>,
+    /// Worker threads.
+    pub concurrency: usize,
+    /// The SPRT, if asked for.
+    pub sprt: Option<SprtParams>,
+    /// Output directory, if any.
+    pub out: Option<PathBuf>,
+    /// New processes for every game.
+    pub restart_each_game: bool,
+}
+
+impl MatchConfig {
+    /// Checks the arguments and reads the openings.
+    ///
+    /// Errors: [`ArenaError::Usage`] for inconsistent options, [`ArenaError::Player`] for an
+    /// unparsable engine command, [`ArenaError::Openings`] for the openings file.
+    pub fn from_args(args: &MatchArgs) -> Result<MatchConfig, ArenaError> {
+        let usage = |m: String| ArenaError::Usage(m);
+        if args.engines.len() < 2 {
+            return Err(usage("give at least two --engine".into()));
+        }
+        check_size(args.size, args.size).map_err(|e| usage(e.to_string()))?;
+        if args.concurrency == 0 {
+            return Err(usage("--concurrency must be at least 1".into()));
+        }
+        let mut engines: Vec<EngineSpec> = args
+            .engines
+            .iter()
+            .map(|c| EngineSpec::new(c))
+            .collect::<Result<_, _>>()?;
+        if let Some(t) = args.threads {
+            for e in engines.iter_mut() {
+                e.info.push(("thread_num".into(), t.to_string()));
+            }
+        }
+        for opt in &args.engine_options {
+            let (target, kv) = match opt.split_once(':') {
+                Some((n, kv)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                    let n: usize = n
+                        .parse()
+                        .map_err(|_| usage(format!("bad engine number in '{opt}'")))?;
+                    if n == 0 || n > engines.len() {
+                        return Err(usage(format!(
+                            "--engine-option {opt}: there is no engine {n}"
+                        )));
+                    }
+                    (Some(n - 1), kv)
+                }
+                _ => (None, opt.as_str()),
+            };
+            let (k, v) = kv
+                .split_once('=')
+                .filter(|(k, _)| !k.trim().is_empty() && !k.trim().contains(char::is_whitespace))
+                .ok_or_else(|| {
+                    usage(format!("--engine-option wants [N:]KEY=VALUE, got '{opt}'"))
+                })?;
+            for (i, e) in engines.iter_mut().enumerate() {
+                if target.is_none_or(|t| t == i) {
+                    e.info.push((k.trim().to_string(), v.trim().to_string()));
+                }
+            }
+        }
+        let sprt = match &args.sprt {
+            Some(s) => Some(SprtParams::parse(s).map_err(|e| usage(e.to_string()))?),
+            None => None,
+        };
+        if sprt.is_some() && engines.len() != 2 {
+            return Err(usage("--sprt needs exactly two engines".into()));
+        }
+        let mut openings = match &args.openings {
+            Some(p) => read_openings(p, args.size, args.rule)?,
+            None => Vec::new(),
+        };
+        if let Some(seed) = args.seed {
+            shuffle(&mut openings, seed);
+        }
+        let games_per_pair = args.games.unwrap_or(if openings.is_empty() {
+            2
+        } else {
+            2 * openings.len()
+        });
+        if games_per_pair == 0 {
+            return Err(usage("--games must be at least 1".into()));
+        }
+        Ok(MatchConfig {
+            engines,
+            game: GameConfig {
+                size: args.size,
+                rule: args.rule,
+                tc: TimeControl {
+                    turn_ms: args.tc_turn_ms,
+                    game_ms: args.tc_game_ms,
+                    inc_ms: args.tc_inc_ms,
+                },
+                tolerance_ms: args.tolerance_ms,
+                start_timeout_ms: args.start_timeout_ms,
+                max_memory_bytes: args.memory_mb.saturating_mul(1 << 20),
+                draw_200: args.draw_200,
+            },
+            games_per_pair,
+            openings,
+            concurrency: args.concurrency,
+            sprt,
+            out: args.out.clone(),
+            restart_each_game: args.restart_each_game,
+        })
+    }
+}
+
+/// One scheduled game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// 0-based game index over the whole match.
+    pub index: usize,
+    /// The pair's first engine (results are reported from its side).
+    pub a: usize,
+    /// The pair's second engine.
+    pub b: usize,
+    /// Whether `a` plays black.
+    pub a_black: bool,
+    /// Index into the openings, if any.
+    pub opening: Option<usize>,
+}
+
+impl Job {
+    /// Engine indices of black and white.
+    pub fn seats(&self) -> [usize; 2] {
+        if self.a_black {
+            [self.a, self.b]
+        } else {
+            [self.b, self.a]
+        }
+    }
+}
+
+/// The schedule: round `k` (0-based) has one game per pair `(a, b)`, `a < b`, using opening
+/// `(k / 2) % openings` with `a` black when `k` is even.
+pub fn schedule(engines: usize, games_per_pair: usize, openings: usize) -> Vec<Job> {
+    let pairs: Vec<(usize, usize)> = (0..engines)
+        .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
+        .collect();
+    let mut jobs = Vec::new();
+    for k in 0..games_per_pair {
+        for &(a, b) in &pairs {
+            let opening = (openings > 0).then(|| (k / 2) % openings);
+            jobs.push(Job {
+                index: jobs.len(),
+                a,
+                b,
+                a_black: k % 2 == 0,
+                opening,
+            });
+        }
+    }
+    jobs
+}
+
+/// Results of one pair, from the first engine's side.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PairResult {
+    /// First engine (index).
+    pub a: usize,
+    /// Second engine (index).
+    pub b: usize,
+    /// Wins, losses, draws of `a` against `b`.
+    pub wld: Wld,
+}
+
+/// What a finished match reports.
+#[derive(Clone, Debug)]
+pub struct MatchSummary {
+    /// Engine names (from `ABOUT`, or the executable names).
+    pub names: Vec<String>,
+    /// One entry per pair.
+    pub pairs: Vec<PairResult>,
+    /// Games played.
+    pub games_played: usize,
+    /// Games scheduled.
+    pub games_scheduled: usize,
+    /// The SPRT's decision, if one was run.
+    pub sprt: Option<SprtDecision>,
+    /// Forfeit losses per engine.
+    pub forfeits: Vec<u64>,
+    /// The summary text as printed.
+    pub text: String,
+}
+
+/// A finished game as the workers report it.
+struct Finished {
+    job: Job,
+    record: GameRecord,
+    /// The SPRT line, when this game made the SPRT decide.
+    sprt_decided: Option<String>,
+}
+
+/// Results so far. The workers add each game before they take the next one, so that an
+/// SPRT decision stops the queue at once.
+#[derive(Default)]
+struct Tally {
+    pairs: Vec<PairResult>,
+    forfeits: Vec<u64>,
+    played: usize,
+    sprt_decision: Option<SprtDecision>,
+}
+
+impl Tally {
+    fn new(engines: usize) -> Tally {
+        Tally {
+            pairs: (0..engines)
+                .flat_map(|a| {
+                    (a + 1..engines).map(move |b| PairResult {
+                        a,
+                        b,
+                        wld: Wld::default(),
+                    })
+                })
+                .collect(),
+            forfeits: vec![0; engines],
+            played: 0,
+            sprt_decision: None,
+        }
+    }
+
+    /// Credits a game to the engines; returns the SPRT line if this game made it decide.
+    fn add(&mut self, job: &Job, rec: &GameRecord, sprt: Option<&SprtParams>) -> Option<String> {
+        self.played += 1;
+        let seats = job.seats();
+        let pr = self
+            .pairs
+            .iter_mut()
+            .find(|p| (p.a, p.b) == (job.a, job.b))
+            .expect("scheduled pair");
+        match rec.winner {
+            None => pr.wld.draws += 1,
+            Some(c) if seats[c.index()] == job.a => pr.wld.wins += 1,
+            Some(_) => pr.wld.losses += 1,
+        }
+        if rec.termination.is_forfeit() {
+            if let Some(l) = rec.loser() {
+                self.forfeits[seats[l.index()]] += 1;
+            }
+        }
+        let sprt = sprt?;
+        if self.sprt_decision.is_some() {
+            return None;
+        }
+        let d = sprt.decision(&self.pairs[0].wld);
+        (d != SprtDecision::Continue).then(|| {
+            self.sprt_decision = Some(d);
+            format!(
+                "SPRT decided after {} games: {}",
+                self.played,
+                sprt.line(&self.pairs[0].wld)
+            )
+        })
+    }
+}
+
+struct Shared {
+    cfg: MatchConfig,
+    specs: Vec<Arc<EngineSpec>>,
+    jobs: Vec<Job>,
+    next: AtomicUsize,
+    stop: AtomicBool,
+    tally: Mutex<Tally>,
+}
+
+/// Runs `pbrain-tianyuan match`; returns the process exit code: 0 when the match completed
+/// (or the SPRT stopped it), 2 for bad options, an engine that cannot be started, an unusable
+/// openings file or an unwritable output directory.
+pub fn run(args: MatchArgs) -> i32 {
+    let result = MatchConfig::from_args(&args).and_then(run_match);
+    match result {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("match: {e}");
+            2
+        }
+    }
+}
+
+/// Plays a whole match, printing progress and the summary on stdout and writing the records
+/// when an output directory is set.
+///
+/// Errors: [`ArenaError::Player`] if an engine cannot be started at the beginning;
+/// [`ArenaError::Io`] if the output directory or a file in it cannot be written.
+pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
+    if let Some(dir) = &cfg.out {
+        std::fs::create_dir_all(dir).map_err(|source| ArenaError::Io {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
+    let specs: Vec<Arc<EngineSpec>> = cfg.engines.iter().cloned().map(Arc::new).collect();
+    let engine_count = specs.len();
+    let names = probe_names(&specs, &cfg)?;
+    let jobs = schedule(specs.len(), cfg.games_per_pair, cfg.openings.len());
+    let total = jobs.len();
+    let workers = cfg.concurrency.min(total).max(1);
+    let tc = cfg.game.tc;
+    let header = format!(
+        "Match: {} | {} {}x{} | tc {}/{}+{} ms, tolerance {} ms | {} games{} | concurrency {}",
+        names.join(" vs "),
+        cfg.game.rule,
+        cfg.game.size,
+        cfg.game.size,
+        tc.turn_ms,
+        tc.game_ms,
+        tc.inc_ms,
+        cfg.game.tolerance_ms,
+        total,
+        if cfg.openings.is_empty() {
+            String::new()
+        } else {
+            format!(", {} openings", cfg.openings.len())
+        },
+        workers
+    );
+    let shared = Arc::new(Shared {
+        cfg,
+        specs,
+        jobs,
+        next: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        tally: Mutex::new(Tally::new(engine_count)),
+    });
+    let cfg = &shared.cfg;
+
+    let bar = std::io::stdout().is_terminal().then(|| {
+        let pb = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stdout());
+        if let Ok(style) =
+            ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}")
+        {
+            pb.set_style(style);
+        }
+        pb
+    });
+    let say = |line: &str| match &bar {
+        Some(pb) => pb.println(line),
+        None => println!("{line}"),
+    };
+    say(&header);
+
+    let (tx, rx) = mpsc::channel::<Finished>();
+    let handles: Vec<_> = (0..workers)
+        .map(|w| {
+            let sh = Arc::clone(&shared);
+            let tx = tx.clone();
+            std::thread::Builder::new()
+                .name(format!("arena-worker-{w}"))
+                .spawn(move || worker(&sh, tx))
+                .expect("spawn worker thread")
+        })
+        .collect();
+    drop(tx);
+
+    let mut games: Vec<Option<(Job, GameRecord)>> = (0..total).map(|_| None).collect();
+    let mut write_error = None;
+    for fin in rx {
+        let job = fin.job;
+        let rec = &fin.record;
+        let seats = job.seats();
+        let opening = job.opening.map(|i| cfg.openings[i].name.as_str());
+        let line = format!(
+            "Finished game {} ({} vs {}{}): {}",
+            job.index + 1,
+            names[seats[0]],
+            names[seats[1]],
+            opening
+                .map(|o| format!(", opening {o}"))
+                .unwrap_or_default(),
+            record::result_phrase(rec)
+        );
+        say(&line);
+        if let Some(dir) = &cfg.out {
+            if let Err(e) = write_game(dir, cfg, &names, &job, rec) {
+                write_error.get_or_insert(e);
+                shared.stop.store(true, Ordering::SeqCst);
+            }
+        }
+        if let Some(pb) = &bar {
+            pb.inc(1);
+            let t = shared.tally.lock().unwrap_or_else(|e| e.into_inner());
+            let p0 = &t.pairs[0];
+            pb.set_message(format!(
+                "{} vs {}: {} - {} - {}",
+                names[p0.a], names[p0.b], p0.wld.wins, p0.wld.losses, p0.wld.draws
+            ));
+        }
+        if let Some(text) = &fin.sprt_decided {
+            say(text);
+        }
+        games[job.index] = Some((fin.job, fin.record));
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    if let Some(pb) = &bar {
+        pb.finish_and_clear();
+    }
+
+    let tally = std::mem::take(&mut *shared.tally.lock().unwrap_or_else(|e| e.into_inner()));
+    let text = summary_text(cfg, &names, &tally, total);
+    println!("{text}");
+    let summary = MatchSummary {
+        names,
+        pairs: tally.pairs,
+        games_played: tally.played,
+        games_scheduled: total,
+        sprt: cfg
+            .sprt
+            .map(|_| tally.sprt_decision.unwrap_or(SprtDecision::Continue)),
+        forfeits: tally.forfeits,
+        text,
+    };
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    if let Some(dir) = &cfg.out {
+        write_file(&dir.join("summary.txt"), &format!("{}\n", summary.text))?;
+        let json = results_json(cfg, &summary, &games);
+        write_file(&dir.join("results.json"), &json)?;
+    }
+    Ok(summary)
+}
+
+/// Starts each engine once to ask its name (`ABOUT`), and to fail early on a command that
+/// cannot be started. An engine that does not answer gets its executable's name.
+fn probe_names(specs: &[Arc<EngineSpec>], cfg: &MatchConfig) -> Result<Vec<String>, ArenaError> {
+    let timeout = Duration::from_millis(cfg.game.start_timeout_ms);
+    let grace = Duration::from_millis(cfg.game.tolerance_ms);
+    let mut names = Vec::new();
+    for spec in specs {
+        let mut p = Player::spawn(Arc::clone(spec))?;
+        let name = p.about(timeout).unwrap_or_else(|| spec.exe_name());
+        p.end(grace);
+        names.push(name);
+    }
+    Ok(names)
+}
+
+/// A worker thread: takes games from the queue until it is empty or the match stops.
+fn worker(sh: &Shared, tx: mpsc::Sender<Finished>) {
+    let cfg = &sh.cfg;
+    let grace = Duration::from_millis(cfg.game.tolerance_ms);
+    let mut procs: Vec<Option<Player>> = (0..sh.specs.len()).map(|_| None).collect();
+    while !sh.stop.load(Ordering::SeqCst) {
+        let i = sh.next.fetch_add(1, Ordering::SeqCst);
+        let Some(&job) = sh.jobs.get(i) else { break };
+        let seats = job.seats();
+        let opening = job
+            .opening
+            .map(|o| cfg.openings[o].moves.as_slice())
+            .unwrap_or(&[]);
+        // Start whichever engine is not running (first game, or restarted after a forfeit).
+        let mut spawn_failure = None;
+        for (seat, &e) in seats.iter().enumerate() {
+            let dead = procs[e].as_mut().is_none_or(|p| p.is_dead());
+            if dead {
+                procs[e] = None;
+                match Player::spawn(Arc::clone(&sh.specs[e])) {
+                    Ok(p) => procs[e] = Some(p),
+                    Err(err) => {
+                        spawn_failure.get_or_insert((seat, err.to_string()));
+                    }
+                }
+            }
+        }
+        let record = match spawn_failure {
+            Some((seat, detail)) => unplayed(seat, detail, opening),
+            None => {
+                let (pb, pw) = two_mut(&mut procs, seats[0], seats[1]);
+                let (pb, pw) = (pb.as_mut().expect("started"), pw.as_mut().expect("started"));
+                referee::play_game(
+                    [pb, pw],
+                    [&sh.specs[seats[0]].info, &sh.specs[seats[1]].info],
+                    &cfg.game,
+                    opening,
+                )
+            }
+        };
+        // An engine that forfeited is restarted for its next game.
+        if record.termination.is_forfeit() {
+            if let Some(l) = record.loser() {
+                if let Some(mut p) = procs[seats[l.index()]].take() {
+                    p.kill();
+                }
+            }
+        }
+        if cfg.restart_each_game {
+            for &e in &seats {
+                if let Some(p) = procs[e].take() {
+                    p.end(grace);
+                }
+            }
+        }
+        let sprt_decided = sh.tally.lock().unwrap_or_else(|e| e.into_inner()).add(
+            &job,
+            &record,
+            cfg.sprt.as_ref(),
+        );
+        if sprt_decided.is_some() {
+            sh.stop.store(true, Ordering::SeqCst);
+        }
+        let fin = Finished {
+            job,
+            record,
+            sprt_decided,
+        };
+        if tx.send(fin).is_err() {
+            break;
+        }
+    }
+    for p in procs.into_iter().flatten() {
+        p.end(grace);
+    }
+}
+
+/// The record of a game that could not start because an engine could not be started: that
+/// engine (seat 0 black, 1 white) loses.
+fn unplayed(seat: usize, detail: String, opening: &[crate::core::Pos]) -> GameRecord {
+    let loser = if seat == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let moves = opening
+        .iter()
+        .enumerate()
+        .map(|(i, &pos)| MoveRecord {
+            pos,
+            color: if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            },
+            time_ms: 0,
+            opening: true,
+        })
+        .collect();
+    GameRecord {
+        winner: Some(loser.opponent()),
+        termination: Termination::Crash { detail },
+        moves,
+        log: Vec::new(),
+    }
+}
+
+/// Two distinct mutable elements of a slice.
+fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
+    assert_ne!(i, j, "an engine cannot play itself in one process");
+    if i < j {
+        let (l, r) = v.split_at_mut(j);
+        (&mut l[i], &mut r[0])
+    } else {
+        let (l, r) = v.split_at_mut(i);
+        (&mut r[0], &mut l[j])
+    }
+}
+
+/// The summary printed at the end (and written to `summary.txt`). For each pair: the exact
+/// `Score of A vs B: W - L - D` line, then the Elo line, then score, draws, forfeits and the
+/// SPRT; with more than two engines a points table follows.
+fn summary_text(cfg: &MatchConfig, names: &[String], tally: &Tally, total: usize) -> String {
+    let (pairs, forfeits, played) = (&tally.pairs, &tally.forfeits, tally.played);
+    let mut out = Vec::new();
+    out.push(format!("Games played: {played} of {total}"));
+    for pr in pairs {
+        let w = &pr.wld;
+        out.push(format!(
+            "Score of {} vs {}: {} - {} - {}",
+            names[pr.a], names[pr.b], w.wins, w.losses, w.draws
+        ));
+        out.push(stats::elo_line(w));
+        let n = w.games();
+        if n > 0 {
+            out.push(format!(
+                "Points: {:.1}/{} ({:.3}), draws {:.1} %",
+                w.points(),
+                n,
+                w.score().unwrap_or(0.0),
+                100.0 * w.draws as f64 / n as f64
+            ));
+        }
+        out.push(format!(
+            "Forfeit losses: {} {}, {} {}",
+            names[pr.a], forfeits[pr.a], names[pr.b], forfeits[pr.b]
+        ));
+        if let Some(s) = &cfg.sprt {
+            out.push(s.line(w));
+        }
+    }
+    if names.len() > 2 {
+        let mut pts: Vec<(f64, u64, usize)> = (0..names.len()).map(|i| (0.0, 0, i)).collect();
+        for pr in pairs {
+            pts[pr.a].0 += pr.wld.points();
+            pts[pr.b].0 += pr.wld.flipped().points();
+            pts[pr.a].1 += pr.wld.games();
+            pts[pr.b].1 += pr.wld.games();
+        }
+        pts.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.2.cmp(&y.2)));
+        out.push("Rank Name                 Points  Games".to_string());
+        for (rank, (p, g, i)) in pts.iter().enumerate() {
+            out.push(format!(
+                "{:>4} {:<20} {:>6.1} {:>6}",
+                rank + 1,
+                names[*i],
+                p,
+                g
+            ));
+        }
+    }
+    out.join("\n")
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), ArenaError> {
+    std::fs::write(path, text).map_err(|source| ArenaError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// Writes `game-NNNN.psq`, `.sgf` and `.log`.
+fn write_game(
+    dir: &Path,
+    cfg: &MatchConfig,
+    names: &[String],
+    job: &Job,
+    rec: &GameRecord,
+) -> Result<(), ArenaError> {
+    let seats = job.seats();
+    let info = record::RecordInfo {
+        number: job.index + 1,
+        size: cfg.game.size,
+        rule: cfg.game.rule,
+        black: &names[seats[0]],
+        white: &names[seats[1]],
+        opening: job.opening.map(|i| cfg.openings[i].name.as_str()),
+    };
+    let stem = format!("game-{:04}", job.index + 1);
+    write_file(
+        &dir.join(format!("{stem}.psq")),
+        &record::to_psq(&info, rec),
+    )?;
+    write_file(
+        &dir.join(format!("{stem}.sgf")),
+        &record::to_sgf(&info, rec),
+    )?;
+    let mut log = format!(
+        "game {} black {} white {}: {}\n",
+        job.index + 1,
+        names[seats[0]],
+        names[seats[1]],
+        record::result_phrase(rec)
+    );
+    for l in &rec.log {
+        log.push_str(l);
+        log.push('\n');
+    }
+    write_file(&dir.join(format!("{stem}.log")), &log)
+}
+
+#[derive(serde::Serialize)]
+struct JsonEngine<'a> {
+    name: &'a str,
+    command: &'a str,
+    info: &'a [(String, String)],
+}
+
+#[derive(serde::Serialize)]
+struct JsonGame<'a> {
+    number: usize,
+    black: usize,
+    white: usize,
+    opening: Option<&'a str>,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    result: &'static str,
+    /// Index of the winning engine.
+    winner: Option<usize>,
+    termination: &'a Termination,
+    moves: Vec<String>,
+    times_ms: Vec<u64>,
+}
+
+#[derive(serde::Serialize)]
+struct JsonPair<'a> {
+    a: usize,
+    b: usize,
+    wld: Wld,
+    elo: Option<stats::EloEstimate>,
+    llr: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sprt: Option<&'a SprtParams>,
+}
+
+#[derive(serde::Serialize)]
+struct JsonOut<'a> {
+    engines: Vec<JsonEngine<'a>>,
+    rule: &'static str,
+    size: usize,
+    time_control: TimeControl,
+    tolerance_ms: u64,
+    games_scheduled: usize,
+    games_played: usize,
+    sprt_decision: Option<SprtDecision>,
+    pairs: Vec<JsonPair<'a>>,
+    forfeits: &'a [u64],
+    games: Vec<JsonGame<'a>>,
+}
+
+/// `results.json`: engines, settings, per-pair results and every game (moves in notation).
+fn results_json(
+    cfg: &MatchConfig,
+    s: &MatchSummary,
+    games: &[Option<(Job, GameRecord)>],
+) -> String {
+    let out = JsonOut {
+        engines: cfg
+            .engines
+            .iter()
+            .zip(&s.names)
+            .map(|(e, n)| JsonEngine {
+                name: n,
+                command: &e.command,
+                info: &e.info,
+            })
+            .collect(),
+        rule: cfg.game.rule.name(),
+        size: cfg.game.size,
+        time_control: cfg.game.tc,
+        tolerance_ms: cfg.game.tolerance_ms,
+        games_scheduled: s.games_scheduled,
+        games_played: s.games_played,
+        sprt_decision: s.sprt,
+        pairs: s
+            .pairs
+            .iter()
+            .map(|p| JsonPair {
+                a: p.a,
+                b: p.b,
+                wld: p.wld,
+                elo: stats::elo_estimate(&p.wld),
+                llr: cfg.sprt.map(|sp| sp.llr(&p.wld)),
+                sprt: cfg.sprt.as_ref(),
+            })
+            .collect(),
+        forfeits: &s.forfeits,
+        games: games
+            .iter()
+            .flatten()
+            .map(|(job, rec)| {
+                let seats = job.seats();
+                JsonGame {
+                    number: job.index + 1,
+                    black: seats[0],
+                    white: seats[1],
+                    opening: job.opening.map(|i| cfg.openings[i].name.as_str()),
+                    result: match rec.winner {
+                        Some(Color::Black) => "1-0",
+                        Some(Color::White) => "0-1",
+                        None => "1/2-1/2",
+                    },
+                    winner: rec.winner.map(|c| seats[c.index()]),
+                    termination: &rec.termination,
+                    moves: rec.moves.iter().map(|m| m.pos.to_notation()).collect(),
+                    times_ms: rec.moves.iter().map(|m| m.time_ms).collect(),
+                }
+            })
+            .collect(),
+    };
+    // Non-finite floats (a perfect score's infinite Elo) become null.
+    serde_json::to_string_pretty(&out).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_reverses_colours_per_opening() {
+        let jobs = schedule(2, 5, 2);
+        let v: Vec<(bool, Option<usize>)> = jobs.iter().map(|j| (j.a_black, j.opening)).collect();
+        assert_eq!(
+            v,
+            [
+                (true, Some(0)),
+                (false, Some(0)),
+                (true, Some(1)),
+                (false, Some(1)),
+                (true, Some(0))
+            ]
+        );
+        assert_eq!(jobs[1].seats(), [1, 0]);
+        let rr = schedule(3, 2, 0);
+        let pairs: Vec<(usize, usize, bool)> = rr.iter().map(|j| (j.a, j.b, j.a_black)).collect();
+        assert_eq!(
+            pairs,
+            [
+                (0, 1, true),
+                (0, 2, true),
+                (1, 2, true),
+                (0, 1, false),
+                (0, 2, false),
+                (1, 2, false)
+            ]
+        );
+        assert!(rr
+            .iter()
+            .enumerate()
+            .all(|(i, j)| j.index == i && j.opening.is_none()));
+    }
+
+    fn args(extra: &[&str]) -> MatchArgs {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct T {
+            #[command(flatten)]
+            m: MatchArgs,
+        }
+        let mut v = vec!["t", "--engine", "a b", "--engine", "'c d' e"];
+        v.extend_from_slice(extra);
+        T::try_parse_from(v).expect("parse").m
+    }
+
+    #[test]
+    fn config_from_args() {
+        let c = MatchConfig::from_args(&args(&[
+            "--threads",
+            "2",
+            "--engine-option",
+            "2:hash_size=1024",
+            "--engine-option",
+            "caution_factor=3",
+            "--rule",
+            "renju",
+        ]))
+        .unwrap();
+        assert_eq!(c.engines[1].program, "c d");
+        assert_eq!(c.engines[1].args, ["e"]);
+        let kv = |e: &EngineSpec| {
+            e.info
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kv(&c.engines[0]), ["thread_num=2", "caution_factor=3"]);
+        assert_eq!(
+            kv(&c.engines[1]),
+            ["thread_num=2", "hash_size=1024", "caution_factor=3"]
+        );
+        assert_eq!(c.game.rule, Rule::Renju);
+        assert_eq!(c.game.max_memory_bytes, 367_001_600);
+        assert_eq!(c.games_per_pair, 2);
+        assert!(MatchConfig::from_args(&args(&["--engine-option", "3:x=1"])).is_err());
+        assert!(MatchConfig::from_args(&args(&["--engine-option", "novalue"])).is_err());
+        assert!(MatchConfig::from_args(&args(&["--size", "30"])).is_err());
+        assert!(MatchConfig::from_args(&args(&["--sprt", "0,5,0.05"])).is_err());
+        assert!(MatchConfig::from_args(&args(&["--games", "0"])).is_err());
+        let three = args(&["--engine", "x", "--sprt", "0,5,0.05,0.05"]);
+        assert!(matches!(
+            MatchConfig::from_args(&three),
+            Err(ArenaError::Usage(_))
+        ));
+    }
 }

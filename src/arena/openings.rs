@@ -1,0 +1,292 @@
+//! Opening files for matches.
+//!
+//! Three line forms are read (blank lines and `#` comments are skipped):
+//! - `<code> <size> rule=<rule> moves=<m1>,<m2>,... name=<text>` (the 26 renju openings);
+//! - `<suite>-<nn> <size> rule=<rule|any> moves=<m1>,... src=<text>` (opening suites);
+//! - a plain list of moves `h8,h9,i10` (commas and/or spaces), for the match's board size.
+//!
+//! Points are human notation, column letter then row counted from the bottom (`h8` = `7,7`,
+//! docs/rules.md section 1), in play order from black. Lines for another board size are
+//! skipped (and counted); a line's `rule=` is informational, since the same stones are a valid
+//! start under every rule the referee then checks them with.
+
+use crate::board::Board;
+use crate::core::{parse_point, Pos, Rule};
+use std::path::Path;
+use thiserror::Error;
+
+/// Errors of reading an openings file.
+#[derive(Debug, Error)]
+pub enum OpeningError {
+    /// The file could not be read.
+    #[error("cannot read openings file {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A line could not be parsed, or its stones are not a playable start (occupied point,
+    /// off the board, or a finished game under the match rule).
+    #[error("openings file {path}, line {line}: {msg}")]
+    Line {
+        /// The file.
+        path: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        msg: String,
+    },
+    /// No line is usable for this board size.
+    #[error("openings file {path}: no opening for a {size}x{size} board ({skipped} lines for other sizes)")]
+    Empty {
+        /// The file.
+        path: String,
+        /// The board size asked for.
+        size: usize,
+        /// Lines skipped because of their size.
+        skipped: usize,
+    },
+}
+
+/// One opening: a name and stones in play order from black.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The line's code (`D1`, `mintaka_arena_openings15-03`) or `line N` for plain lines.
+    pub name: String,
+    /// The stones, black first, alternating.
+    pub moves: Vec<Pos>,
+}
+
+/// Reads the openings of a file that fit a `size` x `size` board under `rule`.
+///
+/// Errors: [`OpeningError`] for an unreadable file, a bad line, or no usable line.
+pub fn read_openings(path: &Path, size: usize, rule: Rule) -> Result<Vec<Opening>, OpeningError> {
+    let p = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Io {
+        path: p.clone(),
+        source,
+    })?;
+    let (openings, skipped) =
+        parse_openings(&text, size, rule).map_err(|(line, msg)| OpeningError::Line {
+            path: p.clone(),
+            line,
+            msg,
+        })?;
+    if openings.is_empty() {
+        return Err(OpeningError::Empty {
+            path: p,
+            size,
+            skipped,
+        });
+    }
+    Ok(openings)
+}
+
+/// Parses openings text (see the module docs) for a `size` x `size` board under `rule`.
+/// Returns the openings and the number of lines skipped for another size.
+///
+/// Errors: `(line number, message)` of the first bad line.
+pub fn parse_openings(
+    text: &str,
+    size: usize,
+    rule: Rule,
+) -> Result<(Vec<Opening>, usize), (usize, String)> {
+    let mut out = Vec::new();
+    let mut skipped = 0;
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (name, line_size, moves_text) = if let Some(at) = line.find("moves=") {
+            let head: Vec<&str> = line[..at].split_whitespace().collect();
+            let moves_text = line[at + 6..].split_whitespace().next().unwrap_or("");
+            let name = head
+                .first()
+                .map(|s| s.to_string())
+                .unwrap_or_else(|| format!("line {n}"));
+            let line_size = match head.get(1).filter(|t| !t.contains('=')) {
+                Some(t) => Some(
+                    t.parse::<usize>()
+                        .map_err(|_| (n, format!("bad board size '{t}'")))?,
+                ),
+                None => None,
+            };
+            (name, line_size, moves_text.to_string())
+        } else {
+            (
+                format!("line {n}"),
+                None,
+                line.replace(char::is_whitespace, ","),
+            )
+        };
+        if line_size.is_some_and(|s| s != size) {
+            skipped += 1;
+            continue;
+        }
+        let moves = parse_moves(&moves_text, size).map_err(|m| (n, m))?;
+        check_playable(&moves, size, rule).map_err(|m| (n, format!("{name}: {m}")))?;
+        out.push(Opening { name, moves });
+    }
+    Ok((out, skipped))
+}
+
+/// Parses comma-separated notation points (empty entries from repeated separators are
+/// ignored; `-` alone is the empty opening).
+fn parse_moves(text: &str, size: usize) -> Result<Vec<Pos>, String> {
+    if text.trim() == "-" {
+        return Ok(Vec::new());
+    }
+    text.split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            if t.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+                return Err(format!("bad point '{t}': use notation like h8"));
+            }
+            parse_point(t, size, size).map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// Checks that the stones can be played in order and leave an unfinished game.
+fn check_playable(moves: &[Pos], size: usize, rule: Rule) -> Result<(), String> {
+    let mut b = Board::new(size, size, rule).map_err(|e| e.to_string())?;
+    for &p in moves {
+        b.check_move(p).map_err(|e| e.to_string())?;
+        if b.result_of_move(p).is_some() {
+            return Err(format!("the game is over after {p} under {rule}"));
+        }
+        b.make(p);
+    }
+    Ok(())
+}
+
+/// A small deterministic generator (SplitMix64) for the opening shuffle, so that a seed gives
+/// the same order on every platform.
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator with this seed.
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A uniform value in `0..n` (`n > 0`), by rejection so there is no modulo bias.
+    pub fn below(&mut self, n: u64) -> u64 {
+        let zone = u64::MAX - u64::MAX % n;
+        loop {
+            let v = self.next_u64();
+            if v < zone {
+                return v % n;
+            }
+        }
+    }
+}
+
+/// Shuffles in place (Fisher-Yates) with a [`SplitMix64`] seeded by `seed`.
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut rng = SplitMix64::new(seed);
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        items.swap(i, j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_three_forms() {
+        let text = "# comment\n\
+            D1 15 rule=renju moves=h8,h9,h10 name=Kansei/寒星\n\
+            suite-01 20 rule=freestyle moves=d18,e19,h19 src=x y z\n\
+            suite-02 15 rule=any moves=h8,i9 src=a\n\
+            \n\
+            h8, h9 i10\n";
+        let (o, skipped) = parse_openings(text, 15, Rule::Renju).unwrap();
+        assert_eq!(skipped, 1);
+        assert_eq!(o.len(), 3);
+        assert_eq!(o[0].name, "D1");
+        assert_eq!(
+            o[0].moves,
+            vec![Pos::new(7, 7), Pos::new(7, 8), Pos::new(7, 9)]
+        );
+        assert_eq!(o[1].name, "suite-02");
+        assert_eq!(o[2].name, "line 6");
+        assert_eq!(
+            o[2].moves,
+            vec![Pos::new(7, 7), Pos::new(7, 8), Pos::new(8, 9)]
+        );
+    }
+
+    #[test]
+    fn project_files_parse() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("openings");
+        let r = read_openings(&root.join("openings_renju26.txt"), 15, Rule::Renju).unwrap();
+        assert_eq!(r.len(), 26);
+        assert_eq!(
+            r[3].moves
+                .iter()
+                .map(|p| p.to_notation())
+                .collect::<Vec<_>>(),
+            ["h8", "h9", "i9"]
+        );
+        let s15 = read_openings(&root.join("openings_suites.txt"), 15, Rule::Freestyle).unwrap();
+        let s20 = read_openings(&root.join("openings_suites.txt"), 20, Rule::Freestyle).unwrap();
+        assert!(!s15.is_empty() && !s20.is_empty());
+        assert!(s20
+            .iter()
+            .all(|o| o.moves.iter().all(|p| p.x() < 20 && p.y() < 20)));
+    }
+
+    #[test]
+    fn bad_lines() {
+        assert_eq!(
+            parse_openings("h8,h8\n", 15, Rule::Freestyle)
+                .unwrap_err()
+                .0,
+            1
+        );
+        assert!(parse_openings("x 15 moves=h8,z99\n", 15, Rule::Freestyle).is_err());
+        assert!(
+            parse_openings("\nx 15 moves=7,7\n", 15, Rule::Freestyle)
+                .unwrap_err()
+                .0
+                == 2
+        );
+        // Black five in the opening: the game would already be over.
+        let five = "a1,a15,b1,b15,c1,c15,d1,d15,e1";
+        assert!(parse_openings(five, 15, Rule::Freestyle).is_err());
+        assert!(matches!(
+            read_openings(Path::new("/nonexistent/openings.txt"), 15, Rule::Freestyle),
+            Err(OpeningError::Io { .. })
+        ));
+    }
+
+    #[test]
+    fn shuffle_is_a_seeded_permutation() {
+        let mut a: Vec<u32> = (0..26).collect();
+        let mut b = a.clone();
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        assert_eq!(a, b);
+        let mut sorted = a.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..26).collect::<Vec<_>>());
+        let mut c: Vec<u32> = (0..26).collect();
+        shuffle(&mut c, 8);
+        assert_ne!(a, c);
+        assert_ne!(a, (0..26).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,198 @@
+//! Game records: Piskvork `.psq` and SGF (`GM[4]`, the Gomoku/Renju game number).
+//!
+//! **psq** (as Piskvork saves tournament games): a header
+//! `Piskvorky <w>x<h>, 11:11, 0`, one line `x,y,ms` per stone with 1-based protocol
+//! coordinates and the thinking time in ms (0 for opening stones), then the names of the
+//! black and the white engine, then a result code. The code is ours (Piskvork writes an
+//! internal one): `0` for a game ended on the board (five, foul, draw), `15` for a time
+//! forfeit (Piskvork's timeout code) and `1` for any other forfeit.
+//!
+//! **SGF**: `FF[4]GM[4]`, `SZ`, `PB`/`PW` names, `RE` (`B+`, `W+`, `B+T`/`W+T` on time,
+//! `B+F`/`W+F` for another forfeit, `0` for a draw), `RU` the rule name, and `C` with the
+//! opening name and how the game ended; then one node per stone. SGF points are two letters,
+//! column then row counted from the top, so the row letter is written as `size - 1 - y`: a
+//! viewer that labels rows from the bottom shows the stones with the same names as our
+//! notation (`h8` = protocol `7,7`, docs/rules.md section 1). The psq file keeps the protocol
+//! coordinates the engines saw.
+
+use super::referee::{GameRecord, Termination};
+use crate::core::{Color, Rule};
+
+/// Names and setting of one game for its records.
+pub struct RecordInfo<'a> {
+    /// 1-based game number.
+    pub number: usize,
+    /// Board side.
+    pub size: usize,
+    /// The rule played.
+    pub rule: Rule,
+    /// The black engine's name.
+    pub black: &'a str,
+    /// The white engine's name.
+    pub white: &'a str,
+    /// Opening name, if the game started from one.
+    pub opening: Option<&'a str>,
+}
+
+/// The psq text of a game (see the module docs).
+pub fn to_psq(info: &RecordInfo, game: &GameRecord) -> String {
+    let mut s = format!("Piskvorky {0}x{0}, 11:11, 0\n", info.size);
+    for m in &game.moves {
+        s.push_str(&format!(
+            "{},{},{}\n",
+            m.pos.x() + 1,
+            m.pos.y() + 1,
+            m.time_ms
+        ));
+    }
+    s.push_str(&format!(
+        "{}\n{}\n",
+        one_line(info.black),
+        one_line(info.white)
+    ));
+    let code = match game.termination {
+        Termination::Timeout { .. } => 15,
+        ref t if t.is_forfeit() => 1,
+        _ => 0,
+    };
+    s.push_str(&format!("{code}\n"));
+    s
+}
+
+/// The `RE` value of a game (see the module docs).
+pub fn sgf_result(game: &GameRecord) -> String {
+    match game.winner {
+        None => "0".to_string(),
+        Some(c) => {
+            let side = if c == Color::Black { "B" } else { "W" };
+            match game.termination {
+                Termination::Timeout { .. } => format!("{side}+T"),
+                ref t if t.is_forfeit() => format!("{side}+F"),
+                _ => format!("{side}+"),
+            }
+        }
+    }
+}
+
+/// The SGF text of a game (see the module docs).
+pub fn to_sgf(info: &RecordInfo, game: &GameRecord) -> String {
+    let mut comment = String::new();
+    if let Some(o) = info.opening {
+        comment.push_str(&format!("opening {o}; "));
+    }
+    comment.push_str(&result_phrase(game));
+    let mut s = format!(
+        "(;FF[4]GM[4]CA[UTF-8]AP[tianyuan:{}]SZ[{}]RU[{}]GN[game {}]PB[{}]PW[{}]RE[{}]C[{}]\n",
+        env!("CARGO_PKG_VERSION"),
+        info.size,
+        info.rule.name(),
+        info.number,
+        sgf_escape(info.black),
+        sgf_escape(info.white),
+        sgf_result(game),
+        sgf_escape(&comment)
+    );
+    for (i, m) in game.moves.iter().enumerate() {
+        let c = if m.color == Color::Black { 'B' } else { 'W' };
+        let col = (b'a' + m.pos.x() as u8) as char;
+        let row = (b'a' + (info.size - 1 - m.pos.y()) as u8) as char;
+        s.push_str(&format!(";{c}[{col}{row}]"));
+        if (i + 1) % 12 == 0 {
+            s.push('\n');
+        }
+    }
+    s.push_str(")\n");
+    s
+}
+
+/// `1-0`, `0-1` or `1/2-1/2` from black's side, and how the game ended, e.g.
+/// `0-1 {black: time forfeit (limit 1500 ms)}`.
+pub fn result_phrase(game: &GameRecord) -> String {
+    let score = match game.winner {
+        Some(Color::Black) => "1-0",
+        Some(Color::White) => "0-1",
+        None => "1/2-1/2",
+    };
+    let who = match (&game.termination, game.winner) {
+        (t, Some(w)) if t.is_forfeit() || matches!(t, Termination::Foul { .. }) => {
+            w.opponent().name()
+        }
+        (_, Some(w)) => w.name(),
+        (_, None) => "draw",
+    };
+    format!("{score} {{{who}: {}}}", game.termination.describe())
+}
+
+fn sgf_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+fn one_line(s: &str) -> String {
+    s.replace(['\r', '\n'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::referee::MoveRecord;
+    use crate::core::Pos;
+
+    fn game() -> GameRecord {
+        let mv = |x, y, color, time_ms, opening| MoveRecord {
+            pos: Pos::new(x, y),
+            color,
+            time_ms,
+            opening,
+        };
+        GameRecord {
+            winner: Some(Color::White),
+            termination: Termination::Timeout { limit_ms: 1500 },
+            moves: vec![
+                mv(7, 7, Color::Black, 0, true),
+                mv(7, 8, Color::White, 12, false),
+                mv(0, 0, Color::Black, 3, false),
+            ],
+            log: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn psq_text() {
+        let info = RecordInfo {
+            number: 3,
+            size: 15,
+            rule: Rule::Renju,
+            black: "A",
+            white: "B",
+            opening: Some("D1"),
+        };
+        assert_eq!(
+            to_psq(&info, &game()),
+            "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,9,12\n1,1,3\nA\nB\n15\n"
+        );
+    }
+
+    #[test]
+    fn sgf_text() {
+        let info = RecordInfo {
+            number: 3,
+            size: 15,
+            rule: Rule::Renju,
+            black: "A]",
+            white: "B",
+            opening: Some("D1"),
+        };
+        let s = to_sgf(&info, &game());
+        assert!(s.starts_with("(;FF[4]GM[4]CA[UTF-8]AP[tianyuan:"), "{s}");
+        assert!(
+            s.contains("SZ[15]RU[renju]GN[game 3]PB[A\\]]PW[B]RE[W+T]"),
+            "{s}"
+        );
+        assert!(
+            s.contains("C[opening D1; 0-1 {black: time forfeit (limit 1500 ms)}]"),
+            "{s}"
+        );
+        // h8 = protocol 7,7 -> column h, row letter 14 - 7 = 7 -> "hh"; h9 -> "hg"; a1 -> "ao".
+        assert!(s.trim_end().ends_with(";B[hh];W[hg];B[ao])"), "{s}");
+    }
+}
