@@ -15,6 +15,10 @@
 //!   as white answers garbage; so against `sane` it wins exactly the games it starts;
 //! - `filler`: black fills the points with `(x + 2y) mod 4 < 2`, white the others, in row
 //!   order: no five is ever possible, so the board fills up;
+//! - `slow3`: sleeps 0.4 s before each of its first three moves of a game, then plays like
+//!   `sane` at once;
+//! - `caroblack`: as black plays b15 c15 d15 e15 f15, then like `sane`; `caroblock`: as white
+//!   plays a15 and g15 first, then like `sane` (so black's five is closed at both ends);
 //! - `dead`: exits at once (like an engine that cannot start).
 
 use serde_json::Value;
@@ -24,7 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 const FAKE: &str = r#"#!/usr/bin/env python3
-import sys
+import sys, time
 mode = sys.argv[1] if len(sys.argv) > 1 else "sane"
 if mode == "dead":
     sys.exit(1)
@@ -77,6 +81,12 @@ def choose():
         if not me_black:
             return "this is not a move"
         return first_free([(x, size - 1) for x in range(size)])
+    if mode == "slow3" and requests <= 3:
+        time.sleep(0.4)
+    if mode == "caroblack" and me_black:
+        return first_free([(x, size - 1) for x in range(1, 6)])
+    if mode == "caroblock" and not me_black:
+        return first_free([(0, size - 1), (6, size - 1)])
     if mode == "filler":
         want = 0 if me_black else 1
         cells = [(x, y) for y in range(size) for x in range(size) if ((x + 2 * y) % 4 >= 2) == (want == 1)]
@@ -681,6 +691,111 @@ fn bad_engine_command_is_an_error() {
         "{}",
         r.stderr
     );
+}
+
+#[test]
+fn match_clock_runs_out() {
+    // No turn limit, 1000 ms per game, tolerance 100 ms. slow3 takes ~400 ms for each of its
+    // first three moves: limits 1100 and ~700 ms for the first two, then 100 ms plus the
+    // ~200 ms left, which its third move exceeds.
+    let r = run_match(
+        "clock",
+        &[engine("slow3"), engine("sane")],
+        &[
+            "--games",
+            "1",
+            "--tc-turn-ms",
+            "0",
+            "--tc-game-ms",
+            "1000",
+            "--tolerance-ms",
+            "100",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.line("Score of "),
+        "Score of fake-slow3 vs fake-sane: 0 - 1 - 0"
+    );
+    let g = r.games();
+    assert_eq!(kinds(&g), ["timeout"]);
+    let limit = g[0]["termination"]["limit_ms"].as_i64().unwrap();
+    assert!((100..400).contains(&limit), "limit {limit}");
+    assert_eq!(g[0]["moves"].as_array().unwrap().len(), 4);
+    // The clock was announced before each move: 1000 first, then what was left.
+    let log = std::fs::read_to_string(r.out.join("game-0001.log")).unwrap();
+    let lefts: Vec<i64> = log
+        .lines()
+        .filter(|l| l.contains("B > INFO time_left "))
+        .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(lefts.len(), 3, "{log}");
+    assert_eq!(lefts[0], 1000);
+    assert!(
+        lefts[1] < 650 && lefts[2] < 300 && lefts[2] == limit - 100,
+        "{lefts:?}"
+    );
+    assert!(
+        log.contains("B > INFO timeout_match 1000\n") && !log.contains("timeout_turn"),
+        "{log}"
+    );
+
+    // With a 400 ms increment the clock stays near 1000 ms and nobody runs out of time.
+    let r = run_match(
+        "inc",
+        &[engine("slow3"), engine("sane")],
+        &[
+            "--games",
+            "1",
+            "--tc-turn-ms",
+            "0",
+            "--tc-game-ms",
+            "1000",
+            "--tc-inc-ms",
+            "400",
+            "--tolerance-ms",
+            "100",
+        ],
+    );
+    assert_ne!(kinds(&r.games())[0], "timeout", "{}", r.stdout);
+    let log = std::fs::read_to_string(r.out.join("game-0001.log")).unwrap();
+    assert!(log.contains("B > INFO time_increment 400\n"), "{log}");
+    let third: i64 = log
+        .lines()
+        .filter(|l| l.contains("B > INFO time_left "))
+        .nth(2)
+        .and_then(|l| l.rsplit(' ').next()?.parse().ok())
+        .unwrap();
+    assert!(third > 800, "{log}");
+}
+
+#[test]
+fn caro_closed_five_does_not_win() {
+    // Black's five b15..f15 is closed by white a15 and g15. Freestyle: black wins with it
+    // (9 stones); caro (INFO rule 8): it does not count and the game goes on.
+    let engines = [engine("caroblack"), engine("caroblock")];
+    let free = run_match(
+        "caro-free",
+        &engines,
+        &["--games", "1", "--rule", "freestyle"],
+    );
+    let g = free.games();
+    assert_eq!(kinds(&g), ["five"]);
+    assert_eq!(g[0]["moves"].as_array().unwrap().len(), 9);
+    assert_eq!(g[0]["winner"], 0);
+    let caro = run_match(
+        "caro",
+        &engines,
+        &["--games", "1", "--rule", "caro", "--name", "1:CaroB"],
+    );
+    assert_eq!(caro.code, 0, "{}\n{}", caro.stdout, caro.stderr);
+    let g = caro.games();
+    assert!(g[0]["moves"].as_array().unwrap().len() > 9, "{:?}", g[0]);
+    assert!(caro
+        .line("Score of ")
+        .starts_with("Score of CaroB vs fake-caroblock: "));
+    let log = std::fs::read_to_string(caro.out.join("game-0001.log")).unwrap();
+    assert!(log.contains("B > INFO rule 8\n"), "{log}");
 }
 
 #[test]

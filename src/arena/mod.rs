@@ -16,7 +16,9 @@
 //! process is reused from game to game (`START` again, as c-gomoku-cli does) unless it lost
 //! by forfeit (then it is killed and started afresh) or `--restart-each-game` is given.
 //! Results are credited to engines, not colours. With two engines an SPRT can stop the match
-//! early: no new game starts once it has decided (games already running are counted).
+//! early: each worker adds its result to the shared tally before it takes another game, so no
+//! game starts after the decision (games already running in other workers finish and count).
+//! Games are numbered in schedule order whatever order they finish in.
 
 pub mod openings;
 pub mod player;
@@ -74,6 +76,9 @@ pub struct MatchArgs {
     /// every engine, e.g. `1:thread_num=2`. Repeatable; sent after the standard INFO lines.
     #[arg(long = "engine-option", value_name = "[N:]KEY=VALUE")]
     pub engine_options: Vec<String>,
+    /// Name `N:NAME` for engine N (1-based), used in place of its `ABOUT` name.
+    #[arg(long = "name", value_name = "N:NAME")]
+    pub names: Vec<String>,
     /// INFO thread_num for every engine.
     #[arg(long)]
     pub threads: Option<u32>,
@@ -204,6 +209,19 @@ impl MatchConfig {
                     e.info.push((k.trim().to_string(), v.trim().to_string()));
                 }
             }
+        }
+        for n in &args.names {
+            let bad = || {
+                usage(format!(
+                    "--name wants N:NAME with N an engine number, got '{n}'"
+                ))
+            };
+            let (i, name) = n.split_once(':').ok_or_else(bad)?;
+            let i: usize = i.parse().map_err(|_| bad())?;
+            if i == 0 || i > engines.len() || name.trim().is_empty() {
+                return Err(bad());
+            }
+            engines[i - 1].name = Some(name.trim().to_string());
         }
         let sprt = match &args.sprt {
             Some(s) => Some(SprtParams::parse(s).map_err(|e| usage(e.to_string()))?),
@@ -408,6 +426,8 @@ struct Shared {
     next: AtomicUsize,
     stop: AtomicBool,
     tally: Mutex<Tally>,
+    /// The processes started to ask the engines' names, until a worker takes them.
+    spares: Mutex<Vec<Option<Player>>>,
 }
 
 /// Runs `pbrain-tianyuan match`; returns the process exit code: 0 when the match completed
@@ -438,7 +458,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
     }
     let specs: Vec<Arc<EngineSpec>> = cfg.engines.iter().cloned().map(Arc::new).collect();
     let engine_count = specs.len();
-    let names = probe_names(&specs, &cfg)?;
+    let (names, spares) = probe_names(&specs, &cfg)?;
     let jobs = schedule(specs.len(), cfg.games_per_pair, cfg.openings.len());
     let total = jobs.len();
     let workers = cfg.concurrency.min(total).max(1);
@@ -468,6 +488,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         tally: Mutex::new(Tally::new(engine_count)),
+        spares: Mutex::new(spares),
     });
     let cfg = &shared.cfg;
 
@@ -540,6 +561,17 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
     for h in handles {
         let _ = h.join();
     }
+    let grace = Duration::from_millis(cfg.game.tolerance_ms);
+    let unused: Vec<Player> = shared
+        .spares
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .drain(..)
+        .flatten()
+        .collect();
+    for p in unused {
+        p.end(grace);
+    }
     if let Some(pb) = &bar {
         pb.finish_and_clear();
     }
@@ -569,19 +601,41 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
     Ok(summary)
 }
 
-/// Starts each engine once to ask its name (`ABOUT`), and to fail early on a command that
-/// cannot be started. An engine that does not answer gets its executable's name.
-fn probe_names(specs: &[Arc<EngineSpec>], cfg: &MatchConfig) -> Result<Vec<String>, ArenaError> {
+/// Starts each engine (in parallel) to ask its name (`ABOUT`, unless `--name` gave one) and
+/// to fail early on a command that cannot be started. An engine that does not answer gets its
+/// executable's name. The processes are returned for the first games to use.
+fn probe_names(
+    specs: &[Arc<EngineSpec>],
+    cfg: &MatchConfig,
+) -> Result<(Vec<String>, Vec<Option<Player>>), ArenaError> {
     let timeout = Duration::from_millis(cfg.game.start_timeout_ms);
-    let grace = Duration::from_millis(cfg.game.tolerance_ms);
+    let probed: Vec<Result<(String, Player), PlayerError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = specs
+            .iter()
+            .map(|spec| {
+                scope.spawn(move || {
+                    let mut p = Player::spawn(Arc::clone(spec))?;
+                    let name = match &spec.name {
+                        Some(n) => n.clone(),
+                        None => p.about(timeout).unwrap_or_else(|| spec.exe_name()),
+                    };
+                    Ok((name, p))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("probe thread"))
+            .collect()
+    });
     let mut names = Vec::new();
-    for spec in specs {
-        let mut p = Player::spawn(Arc::clone(spec))?;
-        let name = p.about(timeout).unwrap_or_else(|| spec.exe_name());
-        p.end(grace);
+    let mut players = Vec::new();
+    for r in probed {
+        let (name, p) = r?;
         names.push(name);
+        players.push(Some(p));
     }
-    Ok(names)
+    Ok((names, players))
 }
 
 /// A worker thread: takes games from the queue until it is empty or the match stops.
@@ -603,6 +657,13 @@ fn worker(sh: &Shared, tx: mpsc::Sender<Finished>) {
             let dead = procs[e].as_mut().is_none_or(|p| p.is_dead());
             if dead {
                 procs[e] = None;
+                let spare = sh.spares.lock().unwrap_or_else(|x| x.into_inner())[e].take();
+                if let Some(mut p) = spare {
+                    if !p.is_dead() {
+                        procs[e] = Some(p);
+                        continue;
+                    }
+                }
                 match Player::spawn(Arc::clone(&sh.specs[e])) {
                     Ok(p) => procs[e] = Some(p),
                     Err(err) => {
@@ -978,8 +1039,12 @@ mod tests {
             "caution_factor=3",
             "--rule",
             "renju",
+            "--name",
+            "2:Other",
         ]))
         .unwrap();
+        assert_eq!(c.engines[0].name, None);
+        assert_eq!(c.engines[1].name.as_deref(), Some("Other"));
         assert_eq!(c.engines[1].program, "c d");
         assert_eq!(c.engines[1].args, ["e"]);
         let kv = |e: &EngineSpec| {
@@ -1001,6 +1066,8 @@ mod tests {
         assert!(MatchConfig::from_args(&args(&["--size", "30"])).is_err());
         assert!(MatchConfig::from_args(&args(&["--sprt", "0,5,0.05"])).is_err());
         assert!(MatchConfig::from_args(&args(&["--games", "0"])).is_err());
+        assert!(MatchConfig::from_args(&args(&["--name", "3:x"])).is_err());
+        assert!(MatchConfig::from_args(&args(&["--name", "x"])).is_err());
         let three = args(&["--engine", "x", "--sprt", "0,5,0.05,0.05"]);
         assert!(matches!(
             MatchConfig::from_args(&three),

@@ -124,6 +124,8 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// Extra `INFO key value` settings sent after the standard ones, in order.
     pub info: Vec<(String, String)>,
+    /// Name given on the command line; when set, `ABOUT` is not asked.
+    pub name: Option<String>,
 }
 
 impl EngineSpec {
@@ -138,6 +140,7 @@ impl EngineSpec {
             program,
             args: words,
             info: Vec::new(),
+            name: None,
         })
     }
 
@@ -405,7 +408,6 @@ impl Player {
 
     /// Whether the engine's stdout has closed or the process has exited.
     pub fn is_dead(&mut self) -> bool {
-        self.drain();
         self.closed || self.stdin.is_none() || matches!(self.child.try_wait(), Ok(Some(_)))
     }
 

@@ -226,8 +226,15 @@ pub fn play_game(
     let epoch = Instant::now();
     let mut players = players;
     for p in players.iter_mut() {
-        p.drain();
+        // Lines nobody asked for (printed after the last game's end) are logged and dropped,
+        // so they cannot be taken as this game's answers.
         p.start_log(epoch);
+        let stale = p.drain();
+        if stale > 0 {
+            p.note(format!(
+                "{stale} unrequested line(s) discarded before the game"
+            ));
+        }
     }
     let mut g = Game::new(cfg, opening);
     let result = g.run(&mut players, extra_info);
