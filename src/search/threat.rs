@@ -1,8 +1,14 @@
-//! Threat-space search entry points: the `solve` tool (placeholder until the VCF/VCT solvers
-//! land).
+//! Threat-space search entry points: the VCF and VCT solvers and the `solve` tool.
+
+#[path = "vcf.rs"]
+pub mod vcf;
+#[path = "vct.rs"]
+pub mod vct;
 
 use crate::cli::PositionArgs;
 use clap::Args;
+pub use vcf::{vcf, VcfOutcome, VcfSolver};
+pub use vct::vct;
 
 /// Arguments of `pbrain-tianyuan solve`.
 #[derive(Args, Debug, Clone)]

@@ -1,0 +1,296 @@
+//! Helpers shared by the threat-solver tests: positions of the VCF data file, independent
+//! replay checkers for VCF/VCT lines, and a slow brute-force VCF oracle.
+//!
+//! Nothing here calls the solvers: the checkers read only the board (`is_five`, `forbidden`,
+//! patterns) and scan every point, so they are independent of the solvers' shortcuts.
+#![allow(dead_code)]
+
+use tianyuan::board::{Board, Pattern};
+use tianyuan::core::{parse_point_list, Color, Pos, Rule};
+
+/// Every five point of `c` (full scan).
+pub fn fives(b: &Board, c: Color) -> Vec<Pos> {
+    b.empty_points().filter(|&q| b.is_five(c, q)).collect()
+}
+
+/// Whether `c` may play `p` (renju black: not forbidden; a five is never forbidden).
+pub fn legal(b: &Board, c: Color, p: Pos) -> bool {
+    !(b.rule().has_forbidden(c) && b.forbidden(p).is_some())
+}
+
+/// How a winning line ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The last move makes a five.
+    Five,
+    /// The last move leaves two or more five points and the defender has none.
+    Unstoppable,
+    /// The last move is a white four whose only block is forbidden to black.
+    Forbidden,
+}
+
+/// Checks the end of a line: the attacker `a` has just played its last move on `b`.
+fn check_end(b: &Board, a: Color, made_five: bool) -> Result<End, String> {
+    if made_five {
+        return Ok(End::Five);
+    }
+    let d = a.opponent();
+    let af = fives(b, a);
+    if !fives(b, d).is_empty() {
+        return Err("line ends while the defender has a five point".into());
+    }
+    if af.len() >= 2 {
+        return Ok(End::Unstoppable);
+    }
+    if af.len() == 1 && b.rule().has_forbidden(d) && b.forbidden(af[0]).is_some() {
+        return Ok(End::Forbidden);
+    }
+    Err(format!(
+        "line ends without a win ({} five points)",
+        af.len()
+    ))
+}
+
+/// Replays a VCF line for the side to move of `board`: every attacker move is legal and a
+/// four (or a five), answers the defender's five point when there is one, every defender
+/// move is the unique block of the four and makes no five, and the line ends in a five, two
+/// five points, or a forbidden-point capture.
+pub fn check_vcf_line(board: &Board, line: &[Pos]) -> Result<End, String> {
+    if line.is_empty() || line.len().is_multiple_of(2) {
+        return Err(format!("line of {} moves", line.len()));
+    }
+    let mut b = board.clone();
+    let a = b.side_to_move();
+    let d = a.opponent();
+    let mut i = 0;
+    loop {
+        let p = line[i];
+        if !b.contains(p) || !b.is_empty(p) {
+            return Err(format!("move {} ({}) is not an empty point", i, p));
+        }
+        if !legal(&b, a, p) {
+            return Err(format!("attacker move {} ({}) is forbidden", i, p));
+        }
+        let df = fives(&b, d);
+        if !df.is_empty() && (df.len() > 1 || df[0] != p) && !b.is_five(a, p) {
+            return Err(format!(
+                "attacker move {} ({}) ignores the defender's five point {:?}",
+                i, p, df
+            ));
+        }
+        let five = b.is_five(a, p);
+        b.make_colored(p, a);
+        if i + 1 == line.len() {
+            return check_end(&b, a, five);
+        }
+        if five {
+            return Err(format!("five at move {} before the end of the line", i));
+        }
+        let af = fives(&b, a);
+        if af.len() != 1 {
+            return Err(format!(
+                "attacker move {} ({}) leaves {} five points mid-line",
+                i,
+                p,
+                af.len()
+            ));
+        }
+        let q = line[i + 1];
+        if q != af[0] {
+            return Err(format!(
+                "defender move {} ({}) is not the forced block {}",
+                i + 1,
+                q,
+                af[0]
+            ));
+        }
+        if !legal(&b, d, q) {
+            return Err(format!(
+                "defender block {} ({}) is forbidden: the line should have ended",
+                i + 1,
+                q
+            ));
+        }
+        if b.is_five(d, q) {
+            return Err(format!("defender block {} ({}) makes a five", i + 1, q));
+        }
+        b.make_colored(q, d);
+        i += 2;
+    }
+}
+
+/// Replays a VCT main line: every attacker move is legal and either a threat (a four, or a
+/// move whose line pattern is an open or split three) or the block of the defender's only
+/// five point; after an attacker four the defender plays the block; defender moves are legal
+/// and make no five; the line ends in a five, two five points or a forbidden capture.
+pub fn check_vct_line(board: &Board, line: &[Pos]) -> Result<End, String> {
+    if line.is_empty() || line.len().is_multiple_of(2) {
+        return Err(format!("line of {} moves", line.len()));
+    }
+    let mut b = board.clone();
+    let a = b.side_to_move();
+    let d = a.opponent();
+    let mut i = 0;
+    loop {
+        let p = line[i];
+        if !b.contains(p) || !b.is_empty(p) {
+            return Err(format!("move {} ({}) is not an empty point", i, p));
+        }
+        if !legal(&b, a, p) {
+            return Err(format!("attacker move {} ({}) is forbidden", i, p));
+        }
+        let five = b.is_five(a, p);
+        let df = fives(&b, d);
+        let blocks = df.len() == 1 && df[0] == p;
+        if !df.is_empty() && !blocks && !five {
+            return Err(format!(
+                "attacker move {} ({}) ignores the defender's five point {:?}",
+                i, p, df
+            ));
+        }
+        let threat = (0..4).any(|k| {
+            let pat = b.pattern(a, p, k);
+            pat.is_three() || pat >= Pattern::Four
+        });
+        if !threat && !blocks {
+            return Err(format!(
+                "attacker move {} ({}) is neither a threat nor a forced block",
+                i, p
+            ));
+        }
+        b.make_colored(p, a);
+        if i + 1 == line.len() {
+            return check_end(&b, a, five);
+        }
+        if five {
+            return Err(format!("five at move {} before the end of the line", i));
+        }
+        let af = fives(&b, a);
+        let q = line[i + 1];
+        if af.len() >= 2 {
+            return Err(format!("attacker move {} ({}) already wins mid-line", i, p));
+        }
+        if af.len() == 1 && q != af[0] && !b.is_five(d, q) {
+            return Err(format!(
+                "defender move {} ({}) ignores the four (block {})",
+                i + 1,
+                q,
+                af[0]
+            ));
+        }
+        if !b.contains(q) || !b.is_empty(q) || !legal(&b, d, q) {
+            return Err(format!("defender move {} ({}) is illegal", i + 1, q));
+        }
+        if b.is_five(d, q) {
+            return Err(format!("defender move {} ({}) makes a five", i + 1, q));
+        }
+        b.make_colored(q, d);
+        i += 2;
+    }
+}
+
+/// Slow brute-force VCF: plain recursion over every empty point, testing fours by playing
+/// them and scanning the whole board for five points; no table, no ordering, no pruning.
+/// `budget` counts attacker nodes; `None` when it runs out.
+pub fn brute_vcf(board: &mut Board, budget: &mut u64) -> Option<bool> {
+    let a = board.side_to_move();
+    if !fives(board, a).is_empty() {
+        return Some(true);
+    }
+    brute_node(board, a, budget)
+}
+
+fn brute_node(b: &mut Board, a: Color, budget: &mut u64) -> Option<bool> {
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let d = a.opponent();
+    let df = fives(b, d);
+    if df.len() >= 2 {
+        return Some(false);
+    }
+    let pts: Vec<Pos> = if df.len() == 1 {
+        df.clone()
+    } else {
+        b.empty_points().collect()
+    };
+    for p in pts {
+        if !legal(b, a, p) {
+            continue;
+        }
+        b.make_colored(p, a);
+        let af = fives(b, a);
+        let r = if af.is_empty() {
+            Some(false)
+        } else if af.len() >= 2 {
+            Some(true)
+        } else {
+            let q = af[0];
+            if !legal(b, d, q) {
+                Some(true)
+            } else if b.is_five(d, q) {
+                Some(false)
+            } else {
+                b.make_colored(q, d);
+                let r = brute_node(b, a, budget);
+                b.undo();
+                r
+            }
+        };
+        b.undo();
+        match r {
+            None => return None,
+            Some(true) => return Some(true),
+            Some(false) => {}
+        }
+    }
+    Some(false)
+}
+
+/// A position of `vcf_positions.txt`.
+pub struct VcfCase {
+    pub id: String,
+    pub board: Board,
+    pub vcf: bool,
+    pub first_moves: Vec<Pos>,
+    pub end: String,
+}
+
+/// Reads `tests/data/vcf_positions.txt`.
+pub fn vcf_cases() -> Vec<VcfCase> {
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/vcf_positions.txt");
+    let text = std::fs::read_to_string(path).expect("vcf data file");
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let head = line.split(" src=").next().unwrap();
+        let mut parts = head.split_whitespace();
+        let id = parts.next().unwrap().to_string();
+        let size: usize = parts.next().unwrap().parse().unwrap();
+        let mut get = std::collections::HashMap::new();
+        for kv in parts {
+            if let Some((k, v)) = kv.split_once('=') {
+                get.insert(k, v);
+            }
+        }
+        assert_eq!(get["rule"], "renju", "{}", id);
+        let black = parse_point_list(get["black"], size, size).unwrap();
+        let white = parse_point_list(get["white"], size, size).unwrap();
+        let to_move = Color::parse(get["to_move"]).unwrap();
+        let board =
+            Board::from_stones_to_move(size, size, Rule::Renju, &black, &white, to_move).unwrap();
+        out.push(VcfCase {
+            id,
+            board,
+            vcf: get["vcf"] == "yes",
+            first_moves: parse_point_list(get["first_moves"], size, size).unwrap(),
+            end: get["end"].to_string(),
+        });
+    }
+    out
+}

@@ -1,0 +1,130 @@
+//! The VCF solver against a slow brute-force VCF (tests/threat_util) on small random
+//! positions, for every rule: the yes/no answers must agree, so no win is reported for a
+//! side that has none and none is missed; every reported line must replay.
+mod threat_util;
+
+use std::sync::atomic::AtomicBool;
+use threat_util::{brute_vcf, check_vcf_line, fives};
+use tianyuan::board::Board;
+use tianyuan::core::{Color, Pos, Rule};
+use tianyuan::search::threat::{VcfOutcome, VcfSolver};
+
+/// SplitMix64: a seeded generator, so every run checks the same positions.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A random position on a `size` x `size` board: `stones` stones of random colours, none
+/// completing a five, and a random side to move.
+fn random_position(rng: &mut Rng, size: usize, rule: Rule, stones: usize) -> Board {
+    let mut b = Board::new(size, size, rule).unwrap();
+    let mut placed = 0;
+    let mut tries = 0;
+    while placed < stones && tries < 10 * stones {
+        tries += 1;
+        let p = Pos::new(rng.below(size), rng.below(size));
+        let c = if rng.below(2) == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if !b.is_empty(p) || b.is_five(c, p) {
+            continue;
+        }
+        b.make_colored(p, c);
+        placed += 1;
+    }
+    b.set_side_to_move(if rng.below(2) == 0 {
+        Color::Black
+    } else {
+        Color::White
+    });
+    b
+}
+
+fn compare(rule: Rule, cases: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    let stop = AtomicBool::new(false);
+    let mut solver = VcfSolver::with_table_bits(14);
+    let (mut checked, mut wins, mut skipped) = (0, 0, 0);
+    for i in 0..cases {
+        let size = 7 + rng.below(3);
+        let stones = 8 + rng.below(24);
+        let mut b = random_position(&mut rng, size, rule, stones);
+        // Positions where the side to move already faces two fives are trivial; keep them.
+        let mut budget = 4_000u64;
+        let Some(expect) = brute_vcf(&mut b, &mut budget) else {
+            skipped += 1;
+            continue;
+        };
+        let r = solver.solve(&mut b, 1_000_000, &stop);
+        checked += 1;
+        match (&r, expect) {
+            (VcfOutcome::Win(line), true) => {
+                wins += 1;
+                if let Err(e) = check_vcf_line(&b, line) {
+                    panic!(
+                        "{:?} case {}: bad line {:?}: {}\n{}",
+                        rule,
+                        i,
+                        line,
+                        e,
+                        b.render(&[])
+                    );
+                }
+            }
+            (VcfOutcome::None, false) => {}
+            _ => panic!(
+                "{:?} case {}: solver {:?}, brute force {}; {} to move, fives {:?}/{:?}\n{}",
+                rule,
+                i,
+                r,
+                expect,
+                b.side_to_move().name(),
+                fives(&b, b.side_to_move()),
+                fives(&b, b.side_to_move().opponent()),
+                b.render(&[])
+            ),
+        }
+    }
+    println!(
+        "{:?}: {} positions agree ({} with a VCF), {} skipped (brute force budget)",
+        rule, checked, wins, skipped
+    );
+    assert!(checked >= cases / 2, "too many skipped");
+    assert!(
+        wins >= checked / 10,
+        "too few VCF positions to be a useful check"
+    );
+}
+
+#[test]
+fn brute_force_agrees_freestyle() {
+    compare(Rule::Freestyle, 1500, 1);
+}
+
+#[test]
+fn brute_force_agrees_standard() {
+    compare(Rule::Standard, 1500, 2);
+}
+
+#[test]
+fn brute_force_agrees_renju() {
+    compare(Rule::Renju, 2500, 3);
+}
+
+#[test]
+fn brute_force_agrees_caro() {
+    compare(Rule::Caro, 600, 4);
+    compare(Rule::CaroExact, 600, 5);
+}
