@@ -1,1 +1,75 @@
-fn main(){}
+//! Board benchmarks (issue: core rules): make + undo with the full pattern update, and the
+//! renju forbidden-point test, on mid-game 15x15 positions made by a fixed pseudo-random
+//! generator (deterministic).
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use tianyuan::board::Board;
+use tianyuan::core::{Pos, Rule};
+
+/// A mid-game position: `stones` moves clustered around the centre, from a fixed seed,
+/// skipping moves that would end the game.
+fn midgame(rule: Rule, stones: usize, seed: u64) -> Board {
+    let mut s = seed;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let mut b = Board::new(15, 15, rule).unwrap();
+    let mut tries = 0;
+    while b.ply() < stones && tries < 10_000 {
+        tries += 1;
+        let x = 3 + (next() % 9) as usize;
+        let y = 3 + (next() % 9) as usize;
+        let p = Pos::new(x, y);
+        if b.is_empty(p) && b.result_of_move(p).is_none() {
+            b.make(p);
+        }
+    }
+    b
+}
+
+fn bench_make_undo(c: &mut Criterion) {
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        let boards: Vec<Board> = (0..16).map(|i| midgame(rule, 40, 0x9E37_79B9 + i)).collect();
+        let moves: Vec<Vec<Pos>> = boards.iter().map(|b| b.empty_points().filter(|&p| b.near(p) > 0).collect()).collect();
+        c.bench_function(&format!("make_undo_{}", rule.name()), |bench| {
+            let mut boards = boards.clone();
+            let mut i = 0usize;
+            bench.iter(|| {
+                let k = i % boards.len();
+                let m = &moves[k];
+                let p = m[(i / boards.len()) % m.len()];
+                let b = &mut boards[k];
+                b.make(black_box(p));
+                b.undo();
+                i += 1;
+            })
+        });
+    }
+}
+
+fn bench_forbidden(c: &mut Criterion) {
+    let boards: Vec<Board> = (0..32).map(|i| midgame(Rule::Renju, 36, 0xDEAD_BEEF + i)).collect();
+    let points: Vec<Vec<Pos>> = boards.iter().map(|b| b.empty_points().filter(|&p| b.near(p) > 0).collect()).collect();
+    c.bench_function("forbidden_one_point", |bench| {
+        let mut i = 0usize;
+        bench.iter(|| {
+            let k = i % boards.len();
+            let p = points[k][(i / boards.len()) % points[k].len()];
+            i += 1;
+            black_box(boards[k].forbidden(black_box(p)))
+        })
+    });
+    c.bench_function("forbidden_all_points", |bench| {
+        let mut i = 0usize;
+        bench.iter(|| {
+            let k = i % boards.len();
+            i += 1;
+            black_box(boards[k].forbidden_points())
+        })
+    });
+}
+
+criterion_group!(benches, bench_make_undo, bench_forbidden);
+criterion_main!(benches);

@@ -22,6 +22,10 @@ pub struct TimeControl {
 /// unlimited `time_left`; Yixin-Board's 100000000 match time too).
 pub const UNLIMITED_MS: i64 = 100_000_000;
 
+/// A turn limit at or above this many milliseconds (over 16 minutes; Yixin-Board sends
+/// 2000000 for "no limit") counts as no turn limit.
+pub const TURN_UNLIMITED_MS: i64 = 1_000_000;
+
 /// Safety margin kept back from the hard limit, in milliseconds: covers pipe latency, process
 /// resume and the stop latency of the search.
 pub const SAFETY_MS: i64 = 120;
@@ -47,7 +51,7 @@ impl Budget {
 impl TimeControl {
     /// Whether no limit at all is in force.
     pub fn is_unlimited(&self) -> bool {
-        let turn_unl = self.turn_ms.is_none_or(|t| t >= UNLIMITED_MS);
+        let turn_unl = self.turn_ms.is_none_or(|t| t >= TURN_UNLIMITED_MS);
         let left_unl = match self.left_ms {
             Some(l) => l >= UNLIMITED_MS,
             None => self.match_ms.is_none_or(|m| m == 0 || m >= UNLIMITED_MS),
@@ -66,7 +70,7 @@ impl TimeControl {
         if self.is_unlimited() {
             return Budget::UNLIMITED;
         }
-        let turn = self.turn_ms.filter(|&t| t < UNLIMITED_MS);
+        let turn = self.turn_ms.filter(|&t| t < TURN_UNLIMITED_MS);
         let left = match self.left_ms {
             Some(l) if l < UNLIMITED_MS => Some(l),
             Some(_) => None,

@@ -164,7 +164,7 @@ pub fn combine(pats: [Pattern; 4], forbidden_rules: bool) -> Combo {
 /// Per rule and colour: the combo and the score of every 16-bit code.
 pub struct ComboTable {
     combo: Box<[Combo]>,
-    score: Box<[Score]>,
+    score: Box<[i16]>,
 }
 
 impl ComboTable {
@@ -181,7 +181,7 @@ impl ComboTable {
             } else {
                 pats.iter().map(|&p| pattern_weight(p)).sum::<Score>() + combo_bonus(c)
             };
-            score.push(s);
+            score.push(s.clamp(i16::MIN as Score, i16::MAX as Score) as i16);
         }
         ComboTable { combo: combo.into_boxed_slice(), score: score.into_boxed_slice() }
     }
@@ -212,6 +212,6 @@ impl ComboTable {
     /// The score of a code.
     #[inline(always)]
     pub fn score(&self, code: u16) -> Score {
-        self.score[code as usize]
+        self.score[code as usize] as Score
     }
 }

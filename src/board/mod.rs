@@ -9,7 +9,7 @@
 //! - `score[c]` is the sum over empty points of [`ComboTable::score`] of `code[c][p]`.
 //! - `hash` is the XOR of the Zobrist keys of the stones (the side to move is not included;
 //!   it follows from the stone count).
-//! - `near[p]` counts stones within the 5x5 square around `p`.
+//! - `rows[y + 2]` has bit `x + 2` set for every occupied point `(x, y)`.
 //!
 //! A move touches 4 lines and re-reads the patterns of at most 40 empty points on them.
 
@@ -49,11 +49,13 @@ struct LineMap {
     off: [[u8; POS_COUNT]; 4],
 }
 
-static LINE_MAP: Lazy<Box<LineMap>> = Lazy::new(|| {
-    let mut m = Box::new(LineMap { line: [[0; POS_COUNT]; 4], off: [[0; POS_COUNT]; 4] });
-    for y in 0..crate::core::MAX_SIZE {
-        for x in 0..crate::core::MAX_SIZE {
-            let p = Pos::new(x, y).index();
+const fn build_line_map() -> LineMap {
+    let mut m = LineMap { line: [[0; POS_COUNT]; 4], off: [[0; POS_COUNT]; 4] };
+    let mut y = 0;
+    while y < crate::core::MAX_SIZE {
+        let mut x = 0;
+        while x < crate::core::MAX_SIZE {
+            let p = Pos::new(x, y).0 as usize;
             m.line[0][p] = y as u8;
             m.off[0][p] = x as u8;
             m.line[1][p] = x as u8;
@@ -62,10 +64,15 @@ static LINE_MAP: Lazy<Box<LineMap>> = Lazy::new(|| {
             m.off[2][p] = x as u8;
             m.line[3][p] = (x + y) as u8;
             m.off[3][p] = x as u8;
+            x += 1;
         }
+        y += 1;
     }
     m
-});
+}
+
+/// Computed at compile time, so lookups need no initialisation check.
+static LINE_MAP: LineMap = build_line_map();
 
 /// Zobrist keys per colour and point, from a fixed seed (deterministic across runs).
 static ZOBRIST: Lazy<Box<[[u64; POS_COUNT]; 2]>> = Lazy::new(|| {
@@ -124,7 +131,7 @@ impl Lines {
 
     #[inline(always)]
     fn slot(p: Pos, d: usize) -> (usize, u32) {
-        let m = &**LINE_MAP;
+        let m = &LINE_MAP;
         (m.line[d][p.index()] as usize, 2 * (m.off[d][p.index()] as u32 + 5))
     }
 
@@ -133,7 +140,7 @@ impl Lines {
     pub fn set(&mut self, p: Pos, v: u8) {
         debug_assert_eq!(self.cells[p.index()], EMPTY);
         self.cells[p.index()] = v;
-        let m = &**LINE_MAP;
+        let m = &LINE_MAP;
         for d in 0..4 {
             let w = m.line[d][p.index()] as usize;
             let s = 2 * (m.off[d][p.index()] as u32 + 5);
@@ -145,7 +152,7 @@ impl Lines {
     #[inline(always)]
     pub fn clear(&mut self, p: Pos) {
         self.cells[p.index()] = EMPTY;
-        let m = &**LINE_MAP;
+        let m = &LINE_MAP;
         for d in 0..4 {
             let w = m.line[d][p.index()] as usize;
             let s = 2 * (m.off[d][p.index()] as u32 + 5);
@@ -156,7 +163,7 @@ impl Lines {
     /// The window key of point `p` in direction `d`.
     #[inline(always)]
     pub fn key(&self, p: Pos, d: usize) -> u32 {
-        let m = &**LINE_MAP;
+        let m = &LINE_MAP;
         let w = self.words[d][m.line[d][p.index()] as usize];
         pattern::window_key(w, m.off[d][p.index()] as usize)
     }
@@ -212,8 +219,11 @@ pub struct Board {
     rule: Rule,
     lines: Lines,
     code: [[u16; POS_COUNT]; 2],
+    cell_score: [[Score; POS_COUNT]; 2],
     score: [Score; 2],
-    near: [u8; POS_COUNT],
+    /// Occupied points by row: bit `x + 2` of `rows[y + 2]`, with two empty margin rows and
+    /// columns so that 5x5 windows need no bounds checks.
+    rows: [u32; crate::core::MAX_SIZE + 4],
     hash: u64,
     moves: Vec<Pos>,
     colors: Vec<Color>,
@@ -234,8 +244,9 @@ impl Board {
             rule,
             lines: Lines::new(width, height, rule),
             code: [[0; POS_COUNT]; 2],
+            cell_score: [[0; POS_COUNT]; 2],
             score: [0; 2],
-            near: [0; POS_COUNT],
+            rows: [0; crate::core::MAX_SIZE + 4],
             hash: 0,
             moves: Vec::with_capacity(width * height),
             colors: Vec::with_capacity(width * height),
@@ -255,10 +266,13 @@ impl Board {
             for c in [Color::Black, Color::White] {
                 if self.lines.cells[p.index()] == EMPTY {
                     let code = self.lines.code(p, c);
+                    let s = self.combo_tables[c.index()].score(code);
                     self.code[c.index()][p.index()] = code;
-                    self.score[c.index()] += self.combo_tables[c.index()].score(code);
+                    self.cell_score[c.index()][p.index()] = s;
+                    self.score[c.index()] += s;
                 } else {
                     self.code[c.index()][p.index()] = 0;
+                    self.cell_score[c.index()][p.index()] = 0;
                 }
             }
         }
@@ -387,10 +401,33 @@ impl Board {
     pub fn combo_table(&self, c: Color) -> &'static ComboTable {
         self.combo_tables[c.index()]
     }
-    /// Number of stones within the 5x5 square centred on `p`.
+    /// Number of stones within the 5x5 square centred on board point `p` (`p` included).
     #[inline]
     pub fn near(&self, p: Pos) -> u8 {
-        self.near[p.index()]
+        let (x, y) = (p.x(), p.y());
+        let mut n = 0;
+        for r in &self.rows[y..y + 5] {
+            n += ((r >> x) & 0x1F).count_ones();
+        }
+        n as u8
+    }
+
+    /// For each row `y` (index `y`), a bit mask of the empty points (bit `x`) that have a
+    /// stone within the 5x5 square around them: the move-generation candidates.
+    #[inline]
+    pub fn candidate_rows(&self) -> [u32; crate::core::MAX_SIZE] {
+        let mut spread = [0u32; crate::core::MAX_SIZE + 4];
+        for (i, &r) in self.rows.iter().enumerate() {
+            spread[i] = r | r << 1 | r << 2 | r >> 1 | r >> 2;
+        }
+        let mask = (1u32 << self.width) - 1;
+        let mut out = [0u32; crate::core::MAX_SIZE];
+        for y in 0..self.height {
+            let near = spread[y] | spread[y + 1] | spread[y + 2] | spread[y + 3] | spread[y + 4];
+            let occupied = self.rows[y + 2];
+            out[y] = ((near & !occupied) >> 2) & mask;
+        }
+        out
     }
     /// The packed lines (for the exact forbidden test and tests).
     pub fn lines(&self) -> &Lines {
@@ -426,13 +463,14 @@ impl Board {
     fn place(&mut self, p: Pos, v: u8) {
         let pi = p.index();
         for c in 0..2 {
-            self.score[c] -= self.combo_tables[c].score(self.code[c][pi]);
+            self.score[c] -= self.cell_score[c][pi];
+            self.cell_score[c][pi] = 0;
             self.code[c][pi] = 0;
         }
         self.lines.set(p, v);
         self.stones += 1;
         self.update_around(p);
-        self.bump_near(p, 1);
+        self.rows[p.y() + 2] |= 1 << (p.x() + 2);
     }
 
     /// Takes back the last move. Does nothing if no move was played.
@@ -446,30 +484,20 @@ impl Board {
         self.lines.clear(p);
         self.stones -= 1;
         self.update_around(p);
-        self.bump_near(p, -1);
+        self.rows[p.y() + 2] &= !(1 << (p.x() + 2));
         for c in 0..2 {
             let code = self.lines.code(p, if c == 0 { Color::Black } else { Color::White });
+            let s = self.combo_tables[c].score(code);
             self.code[c][pi] = code;
-            self.score[c] += self.combo_tables[c].score(code);
-        }
-    }
-
-    #[inline(always)]
-    fn bump_near(&mut self, p: Pos, delta: i8) {
-        let pi = p.index() as i32;
-        for dy in -2..=2i32 {
-            let row = pi + dy * STRIDE as i32;
-            for dx in -2..=2i32 {
-                let q = (row + dx) as usize;
-                self.near[q] = self.near[q].wrapping_add(delta as u8);
-            }
+            self.cell_score[c][pi] = s;
+            self.score[c] += s;
         }
     }
 
     /// Re-reads the patterns of the empty points within five of `p` on its four lines.
     #[inline(always)]
     fn update_around(&mut self, p: Pos) {
-        let m = &**LINE_MAP;
+        let m = &LINE_MAP;
         let pi = p.index();
         let table = self.lines.table;
         for d in 0..4 {
@@ -487,16 +515,16 @@ impl Board {
                     continue;
                 }
                 let pair = table.lookup(pattern::window_key(word, (off + k) as usize));
-                let cb = &mut self.code[0][q];
-                let old_b = *cb;
-                let new_b = (old_b & mask) | (((pair & 0xF) as u16) << shift);
-                *cb = new_b;
-                let cw = &mut self.code[1][q];
-                let old_w = *cw;
-                let new_w = (old_w & mask) | (((pair >> 4) as u16) << shift);
-                *cw = new_w;
-                self.score[0] += self.combo_tables[0].score(new_b) - self.combo_tables[0].score(old_b);
-                self.score[1] += self.combo_tables[1].score(new_w) - self.combo_tables[1].score(old_w);
+                let nb = (self.code[0][q] & mask) | (((pair & 0xF) as u16) << shift);
+                let nw = (self.code[1][q] & mask) | (((pair >> 4) as u16) << shift);
+                self.code[0][q] = nb;
+                self.code[1][q] = nw;
+                let sb = self.combo_tables[0].score(nb);
+                let sw = self.combo_tables[1].score(nw);
+                self.score[0] += sb - self.cell_score[0][q];
+                self.score[1] += sw - self.cell_score[1][q];
+                self.cell_score[0][q] = sb;
+                self.cell_score[1][q] = sw;
             }
         }
     }
@@ -701,7 +729,7 @@ impl Board {
                     }
                 }
             }
-            if n != self.near[p.index()] {
+            if n != self.near(p) {
                 return Err(format!("near differs at {}", p));
             }
             if self.cell(p) != EMPTY {

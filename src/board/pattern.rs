@@ -519,8 +519,10 @@ mod tests {
 
     #[test]
     fn basic_shapes_freestyle() {
-        assert_eq!(fs(".....xxXx....."), Five);
-        assert_eq!(fs("....xxxXxx...."), Five);
+        assert_eq!(fs("....xxxXx....."), Five);
+        assert_eq!(fs(".....xxXx....."), StraightFour);
+        assert_eq!(fs("....xxxXx....."), Five);
+        assert_eq!(fs(".....xxXx....."), StraightFour);
         assert_eq!(fs("....oxxXx.o..."), Four);
         assert_eq!(fs("......xxX....."), OpenThree);
         assert_eq!(fs(".....x.xX......"), SplitThree);
@@ -560,5 +562,36 @@ mod tests {
     fn renju_white_overline_wins() {
         assert_eq!(classify_str("..xxxXxx..", Rule::Renju, Color::White), Five);
         assert_eq!(classify_str("..xxxXxx..", Rule::Renju, Color::Black), Overline);
+    }
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::*;
+
+    /// The fast table (built from canonical halves) equals the slow classifier on every key,
+    /// for every rule and colour.
+    #[test]
+    fn table_matches_reference_on_every_key() {
+        for rule in Rule::ALL {
+            let table = PatternTable::get(rule);
+            for color in [Color::Black, Color::White] {
+                let mut cls = Classifier::new(WinRule::of(rule, color));
+                let mut checked = 0;
+                for key in 0..KEY_COUNT as u32 {
+                    let line = key_to_line(key, color);
+                    assert_eq!(
+                        table.pattern(key, color),
+                        cls.classify(&line),
+                        "rule {:?} colour {:?} key {:05x}",
+                        rule,
+                        color,
+                        key
+                    );
+                    checked += 1;
+                }
+                assert_eq!(checked, KEY_COUNT);
+            }
+        }
     }
 }

@@ -34,7 +34,12 @@ pub enum Node {
     FlexWin(Pos),
     /// Search the listed moves; `forced` when only blocks of a five point are allowed,
     /// `defending` when they answer an open three.
-    Moves { forced: bool, defending: bool },
+    Moves {
+        /// Only blocks of the opponent's five point are listed.
+        forced: bool,
+        /// The moves answer an open three (our fours and the blocking points).
+        defending: bool,
+    },
 }
 
 #[inline]
@@ -112,12 +117,13 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
     let mut opp_has_four = false;
     let mut opp_flex = false;
     let mut all_empty_far = true;
-    for y in 0..board.height() {
-        for x in 0..board.width() {
+    let rows = board.candidate_rows();
+    for (y, &row) in rows.iter().enumerate().take(board.height()) {
+        let mut bits = row;
+        while bits != 0 {
+            let x = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
             let p = Pos::new(x, y);
-            if !board.is_empty(p) || board.near(p) == 0 {
-                continue;
-            }
             all_empty_far = false;
             let mc = my_table.combo(board.code(me, p));
             if mc == Combo::Five {
