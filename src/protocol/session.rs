@@ -266,6 +266,8 @@ pub struct Session<B: Brain, W: Write> {
     deferred: VecDeque<Deferred>,
     next_id: u64,
     exited: bool,
+    /// Deepest ply reported by the running (or last) job's iterations.
+    seldepth: i32,
 }
 
 impl<B: Brain, W: Write> Session<B, W> {
@@ -286,6 +288,7 @@ impl<B: Brain, W: Write> Session<B, W> {
             deferred: VecDeque::new(),
             next_id: 1,
             exited: false,
+            seldepth: 0,
         }
     }
 
@@ -391,6 +394,7 @@ impl<B: Brain, W: Write> Session<B, W> {
             }
             Event::Progress { id, info } => {
                 if self.job.as_ref().is_some_and(|j| j.id == id) {
+                    self.seldepth = self.seldepth.max(info.seldepth);
                     self.progress(&info);
                 }
                 Flow::Continue
@@ -1005,6 +1009,7 @@ impl<B: Brain, W: Write> Session<B, W> {
         };
         let id = self.next_id;
         self.next_id += 1;
+        self.seldepth = 0;
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = stop.clone();
         let tx = self.tx.clone();
@@ -1163,7 +1168,11 @@ impl<B: Brain, W: Write> Session<B, W> {
         if nbest || r.depth > 0 {
             let info = SearchInfo {
                 depth: r.depth,
-                seldepth: r.depth,
+                seldepth: if r.depth > 0 {
+                    self.seldepth.max(r.depth)
+                } else {
+                    0
+                },
                 score: r.score,
                 nodes: r.nodes,
                 time_ms: r.time_ms,
