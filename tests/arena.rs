@@ -1,4 +1,5 @@
-//! End-to-end tests of `pbrain-tianyuan match` with fake engines.
+//! End-to-end tests of `pbrain-tianyuan match` with fake engines, and a short match of our
+//! engine against itself.
 //!
 //! The fakes are one small python3 script written to a temporary directory at test time and
 //! started with a mode argument:
@@ -145,19 +146,23 @@ for raw in sys.stdin:
         sys.exit(0)
 "#;
 
-/// Path of the fake engine script (written once per test process).
+/// Path of the fake engine script: written once per test process into cargo's temporary
+/// directory for integration tests (by a rename, so concurrent test runs never see a
+/// half-written file).
 fn fake() -> &'static Path {
     static FAKE_PATH: OnceLock<PathBuf> = OnceLock::new();
     FAKE_PATH.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("tianyuan-arena-fakes-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        std::fs::create_dir_all(dir).unwrap();
         let path = dir.join("fake.py");
-        std::fs::write(&path, FAKE).unwrap();
+        let tmp = dir.join(format!("fake.py.{}", std::process::id()));
+        std::fs::write(&tmp, FAKE).unwrap();
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).unwrap();
         }
+        std::fs::rename(&tmp, &path).unwrap();
         path
     })
 }
@@ -169,8 +174,8 @@ fn engine(mode: &str) -> String {
 /// A fresh output directory.
 fn out_dir(tag: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "tianyuan-arena-out-{}-{}-{}",
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "arena-out-{}-{}-{}",
         std::process::id(),
         tag,
         N.fetch_add(1, Ordering::SeqCst)
@@ -184,6 +189,15 @@ struct Run {
     stderr: String,
     code: i32,
     out: PathBuf,
+}
+
+impl Drop for Run {
+    /// Removes the output directory, unless the test failed (then it is kept to look at).
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.out);
+        }
+    }
 }
 
 impl Run {
@@ -798,8 +812,9 @@ fn caro_closed_five_does_not_win() {
     assert!(log.contains("B > INFO rule 8\n"), "{log}");
 }
 
+/// Our engine (the binary with no arguments is the protocol engine) against itself: two
+/// games with colours reversed, both ending on the board.
 #[test]
-#[ignore = "needs protocol"]
 fn our_engine_against_itself() {
     let ours = env!("CARGO_BIN_EXE_pbrain-tianyuan").to_string();
     let r = run_match(
@@ -815,7 +830,7 @@ fn our_engine_against_itself() {
             "--threads",
             "1",
             "--memory-mb",
-            "64",
+            "16",
         ],
     );
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
@@ -837,4 +852,10 @@ fn our_engine_against_itself() {
         );
     }
     assert_eq!(r.results()["forfeits"], serde_json::json!([0, 0]));
+    // Empty board: black gets BEGIN, white its first move as TURN.
+    let log = std::fs::read_to_string(r.out.join("game-0001.log")).unwrap();
+    assert!(
+        log.contains("B > BEGIN\n") && log.contains("W > TURN "),
+        "{log}"
+    );
 }
