@@ -279,11 +279,10 @@ fn timeout_loses_on_time() {
         r.line("Score of "),
         "Score of fake-timeout vs fake-sane: 0 - 2 - 0"
     );
-    assert!(
-        r.line("Elo difference: ")
-            .starts_with("Elo difference: -inf +/- "),
-        "{}",
-        r.stdout
+    // 0 - 2 - 0: LOS = (1 + erf(-2 / sqrt(4))) / 2 = (1 - 0.8427008) / 2 = 7.9 %.
+    assert_eq!(
+        r.line("Elo difference: "),
+        "Elo difference: -inf +/- inf, LOS: 7.9 %"
     );
     let g = r.games();
     assert_eq!(kinds(&g), ["timeout", "timeout"]);

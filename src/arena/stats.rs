@@ -144,7 +144,12 @@ pub fn elo_estimate(r: &Wld) -> Option<EloEstimate> {
     let stderr = (var / r.games() as f64).sqrt();
     let lo = (s - Z_95 * stderr).clamp(0.0, 1.0);
     let hi = (s + Z_95 * stderr).clamp(0.0, 1.0);
-    let margin = (elo_from_score(hi) - elo_from_score(lo)) / 2.0;
+    // A perfect score has no spread (lo = hi = 1) and an infinite Elo: its interval is
+    // unbounded, not NaN.
+    let mut margin = (elo_from_score(hi) - elo_from_score(lo)) / 2.0;
+    if margin.is_nan() {
+        margin = f64::INFINITY;
+    }
     Some(EloEstimate {
         elo: elo_from_score(s),
         margin,
@@ -396,10 +401,11 @@ mod tests {
             losses: 0,
             draws: 0,
         };
-        assert!(
-            elo_line(&w).starts_with("Elo difference: inf +/- "),
-            "{}",
-            elo_line(&w)
+        // LOS = (1 + erf(3 / sqrt(6))) / 2 = (1 + erf(1.2247449)) / 2 = (1 + 0.9167355) / 2.
+        assert_eq!(elo_line(&w), "Elo difference: inf +/- inf, LOS: 95.8 %");
+        assert_eq!(
+            elo_line(&w.flipped()),
+            "Elo difference: -inf +/- inf, LOS: 4.2 %"
         );
     }
 
