@@ -58,7 +58,7 @@ const ENTRIES: usize = 4;
 
 /// A lock-free transposition table; see the module documentation.
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    clusters: Box<[Cluster]>,
     generation: AtomicU8,
 }
 
@@ -121,13 +121,33 @@ fn unpack(data: u64) -> TtEntry {
 impl TranspositionTable {
     /// A table of at most `bytes` bytes (at least one cluster of 64 bytes).
     ///
-    /// Allocation failure is not recoverable in Rust's default allocator; callers size the
-    /// table from `INFO max_memory` (protocol.md §4.4) so this stays well within the limit.
+    /// The memory comes zeroed from the allocator, so pages the search never touches are
+    /// never mapped (they do not count toward the process's working set). If the allocation
+    /// fails, the size is halved until it succeeds (down to one cluster).
     pub fn new(bytes: usize) -> TranspositionTable {
-        let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::with_capacity(n);
-        clusters.resize_with(n, || Cluster { words: Default::default() });
-        TranspositionTable { clusters, generation: AtomicU8::new(0) }
+        let mut n = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        loop {
+            if let Some(clusters) = Self::alloc_zeroed(n) {
+                return TranspositionTable { clusters, generation: AtomicU8::new(0) };
+            }
+            assert!(n > 1, "cannot allocate one transposition-table cluster");
+            n /= 2;
+        }
+    }
+
+    fn alloc_zeroed(n: usize) -> Option<Box<[Cluster]>> {
+        let layout = std::alloc::Layout::array::<Cluster>(n).ok()?;
+        // SAFETY: the layout has a non-zero size (n >= 1, Cluster is 64 bytes). An all-zero
+        // Cluster is valid (AtomicU64 has the same representation as u64), so the zeroed
+        // block is `n` initialised Clusters, and Box::from_raw takes ownership with the same
+        // layout the global allocator used.
+        unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout) as *mut Cluster;
+            if ptr.is_null() {
+                return None;
+            }
+            Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)))
+        }
     }
 
     /// Size in bytes.
