@@ -20,6 +20,7 @@
 //! 7. store the result.
 
 use super::movegen::{self, MoveList, Node};
+use super::threat::vcf::{VcfOutcome, VcfSolver};
 use super::{Limits, SearchInfo, SearchResult, WIN, WIN_THRESHOLD};
 use crate::board::{Board, Combo};
 use crate::core::{Pos, POS_COUNT};
@@ -72,6 +73,28 @@ struct Worker<'a> {
     pv_len: Box<[usize; MAX_PLY]>,
     root_moves: Vec<RootMove>,
     excluded: Vec<Pos>,
+    vcf: VcfSolver,
+}
+
+/// Attacker nodes the VCF solver may spend at a leaf of the main search.
+const LEAF_VCF_NODES: u64 = 48;
+/// Attacker nodes the VCF solver may spend at the root before the main search.
+const ROOT_VCF_NODES: u64 = 400_000;
+
+/// Plies from the position where `line` starts to the five it forces: the line itself, plus
+/// two when its last move is a four that cannot be stopped (two five points, or a block
+/// forbidden to black) rather than a five.
+fn vcf_line_plies(board: &mut Board, line: &[Pos]) -> i32 {
+    let n = line.len();
+    for &p in &line[..n - 1] {
+        board.make(p);
+    }
+    let last = line[n - 1];
+    let five = board.is_five(board.side_to_move(), last);
+    for _ in 0..n - 1 {
+        board.undo();
+    }
+    n as i32 + if five { 0 } else { 2 }
 }
 
 /// The searcher: the shared transposition table, kept between searches.
@@ -176,6 +199,7 @@ impl<'a> Worker<'a> {
             pv_len: Box::new([0; MAX_PLY]),
             root_moves: Vec::new(),
             excluded: limits.excluded.clone(),
+            vcf: VcfSolver::with_table_bits(16),
         }
     }
 
@@ -233,6 +257,21 @@ impl<'a> Worker<'a> {
             let mut r = self.instant(p, evaluate(&self.board));
             r.depth = 1;
             return r;
+        }
+        // A forced win by continuous fours ends the search at once.
+        if self.id == 0 {
+            self.vcf.set_deadline(Some(self.shared.start + self.shared.hard / 4));
+            let budget = ROOT_VCF_NODES.min(self.shared.max_nodes);
+            if let VcfOutcome::Win(line) = self.vcf.solve(&mut self.board, budget, self.shared.stop) {
+                if !self.excluded.contains(&line[0]) {
+                    let plies = vcf_line_plies(&mut self.board, &line);
+                    let mut r = self.instant(line[0], WIN - plies);
+                    r.pv = line;
+                    r.depth = plies;
+                    return r;
+                }
+            }
+            self.vcf.set_deadline(None);
         }
         moves.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         self.root_moves = moves
@@ -394,17 +433,22 @@ impl<'a> Worker<'a> {
         // Step 3.
         let mut moves = MoveList::new();
         let node = movegen::generate(&self.board, &mut moves);
-        let (forced, defending) = match node {
+        let (forced, defending, fours) = match node {
             Node::Win(_) => return WIN - ply_i - 1,
             Node::Lost => return -(WIN - ply_i - 2),
             Node::FlexWin(_) => return WIN - ply_i - 3,
-            Node::Moves { forced, defending } => (forced, defending),
+            Node::Moves { forced, defending, fours } => (forced, defending, fours),
         };
         if moves.is_empty() {
             return -(WIN - ply_i - 2);
         }
-        // Step 4.
+        // Step 4: leaf. A short VCF of the side to move acts as a quiescence search.
         if depth <= 0 && !forced {
+            if fours >= 2 {
+                if let VcfOutcome::Win(line) = self.vcf.solve(&mut self.board, LEAF_VCF_NODES, self.shared.stop) {
+                    return WIN - ply_i - vcf_line_plies(&mut self.board, &line);
+                }
+            }
             return evaluate(&self.board);
         }
         // Step 5.

@@ -39,6 +39,9 @@ pub enum Node {
         forced: bool,
         /// The moves answer an open three (our fours and the blocking points).
         defending: bool,
+        /// Number of candidate points where the side to move makes a four (a VCF is
+        /// possible only if this is not zero).
+        fours: u32,
     },
 }
 
@@ -108,7 +111,7 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
     if board.ply() == 0 && board.stone_count() == 0 {
         let p = Pos::new(board.width() / 2, board.height() / 2);
         out.push((p, 0));
-        return Node::Moves { forced: true, defending: false };
+        return Node::Moves { forced: true, defending: false, fours: 0 };
     }
     let my_table = board.combo_table(me);
     let opp_table = board.combo_table(opp);
@@ -116,6 +119,7 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
     let mut my_flex = Pos::NONE;
     let mut opp_has_four = false;
     let mut opp_flex = false;
+    let mut my_fours = 0u32;
     let mut all_empty_far = true;
     let rows = board.candidate_rows();
     for (y, &row) in rows.iter().enumerate().take(board.height()) {
@@ -137,6 +141,7 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
             }
             // Over-inclusive on purpose: a claimed flex win must survive every delaying four.
             opp_has_four |= has_four_line(board, opp, p);
+            my_fours += has_four_line(board, me, p) as u32;
             if mc == Combo::Flex4 && my_flex.is_none() {
                 my_flex = p;
             }
@@ -151,7 +156,7 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
         for p in board.empty_points() {
             out.push((p, 0));
         }
-        return Node::Moves { forced: false, defending: false };
+        return Node::Moves { forced: false, defending: false, fours: 0 };
     }
     if !opp_fives.is_empty() {
         out.clear();
@@ -163,7 +168,7 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
         if opp_fives.len() >= 2 || out.is_empty() {
             return Node::Lost;
         }
-        return Node::Moves { forced: true, defending: true };
+        return Node::Moves { forced: true, defending: true, fours: my_fours };
     }
     if !my_flex.is_none() && !opp_has_four {
         return Node::FlexWin(my_flex);
@@ -177,10 +182,10 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
         if renju_me {
             out.retain(|&mut (p, _)| !is_foul(board, me, p, board.combo(me, p)));
         }
-        return Node::Moves { forced: false, defending: true };
+        return Node::Moves { forced: false, defending: true, fours: my_fours };
     }
     if renju_me {
         out.retain(|&mut (p, _)| !is_foul(board, me, p, board.combo(me, p)));
     }
-    Node::Moves { forced: false, defending: false }
+    Node::Moves { forced: false, defending: false, fours: my_fours }
 }
