@@ -1,0 +1,98 @@
+//! Tactics through the engine facade: win in one, block a four, answer an open three, renju
+//! black avoiding a forbidden "winning" point, white winning with an overline in renju, and
+//! a forced win found by the root VCF.
+use std::sync::atomic::AtomicBool;
+use tianyuan::board::Board;
+use tianyuan::core::{parse_point, parse_point_list, Color, Pos, Rule};
+use tianyuan::engine::{Engine, Options};
+use tianyuan::search::{Limits, SearchResult};
+use tianyuan::time::Budget;
+
+fn pos(black: &str, white: &str, to_move: Color, rule: Rule) -> Board {
+    let b = parse_point_list(black, 15, 15).unwrap();
+    let w = parse_point_list(white, 15, 15).unwrap();
+    Board::from_stones_to_move(15, 15, rule, &b, &w, to_move).unwrap()
+}
+
+fn think(board: &Board, threads: usize, ms: u64) -> SearchResult {
+    let mut e = Engine::new(Options { threads, hash_bytes: 8 << 20 });
+    let limits = Limits { budget: Budget::fixed(ms), max_depth: Some(12), ..Limits::default() };
+    e.think(board, &limits, &AtomicBool::new(false), &mut |_| {})
+}
+
+fn p(s: &str) -> Pos {
+    parse_point(s, 15, 15).unwrap()
+}
+
+#[test]
+fn win_in_one_every_rule() {
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
+        // Black four h8..k8 closed by white at g8: the only five point is l8.
+        let b = pos("h8,i8,j8,k8,c3", "g8,d12,m12,n3,b10", Color::Black, rule);
+        let r = think(&b, 1, 500);
+        assert_eq!(r.best, p("l8"), "{:?}", rule);
+        assert_eq!(r.win_in(), Some(1));
+    }
+}
+
+#[test]
+fn blocks_a_four() {
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+        // White threatens l8 (g8 is black); black has nothing faster.
+        let b = pos("g8,c3,c5,m13,b12", "h8,i8,j8,k8", Color::Black, rule);
+        let r = think(&b, 1, 500);
+        assert_eq!(r.best, p("l8"), "{:?}", rule);
+    }
+}
+
+#[test]
+fn answers_an_open_three() {
+    // White has an open three h8-i8-j8 (both sides wide open); black must stop it at f8, g8,
+    // k8 or l8 (a four elsewhere would only delay).
+    let b = pos("h10,c3,m12", "h8,i8,j8", Color::Black, Rule::Freestyle);
+    let r = think(&b, 1, 1500);
+    assert!(["f8", "g8", "k8", "l8"].contains(&r.best.to_notation().as_str()), "played {}", r.best);
+}
+
+#[test]
+fn renju_black_avoids_forbidden_double_four() {
+    // Black h8 i8 j8 (row) and k5 k6 k7 (column) with white blocking g8 and k4: k8 would
+    // make two fours (row h8..k8 and column k5..k8), a win in freestyle but a foul in renju.
+    let black = "h8,i8,j8,k5,k6,k7";
+    let white = "g8,k4,c13,d13,m2";
+    let b = pos(black, white, Color::Black, Rule::Renju);
+    assert!(b.forbidden(p("k8")).is_some());
+    let r = think(&b, 1, 800);
+    assert_ne!(r.best, p("k8"));
+    // The same position in freestyle: k8 wins (double four).
+    let b = pos(black, white, Color::Black, Rule::Freestyle);
+    let r = think(&b, 1, 800);
+    assert!(r.win_in().is_some_and(|n| n > 0), "freestyle should find the double-four win");
+}
+
+#[test]
+fn renju_white_wins_with_overline() {
+    // White h8 i8 j8 l8 m8: k8 makes six, which wins for white in renju.
+    let b = pos("c3,c5,c7,c9,c11,n3", "h8,i8,j8,l8,m8", Color::White, Rule::Renju);
+    let r = think(&b, 1, 500);
+    assert_eq!(r.best, p("k8"));
+    assert_eq!(r.win_in(), Some(1));
+    // In standard rules the same point does not win.
+    let b = pos("c3,c5,c7,c9,c11,n3", "h8,i8,j8,l8,m8", Color::White, Rule::Standard);
+    let r = think(&b, 1, 300);
+    assert_ne!(r.win_in(), Some(1));
+}
+
+#[test]
+fn two_threads_find_the_same_win() {
+    // Freestyle, black to move: k8 makes a row four (h8..k8, five point l8) and a split
+    // column four (k8, k10..k12, five point k9) at once: a double four, a win in 3 plies.
+    let b = pos("h8,i8,j8,k10,k11,k12,a1", "g8,d12,m2,n13,b3,c14", Color::Black, Rule::Freestyle);
+    for threads in [1, 2] {
+        let r = think(&b, threads, 1500);
+        assert!(r.win_in().is_some_and(|n| n > 0), "{} threads: {:?}", threads, r);
+        let mut bb = b.clone();
+        assert!(bb.is_empty(r.best));
+        bb.make(r.best);
+    }
+}
