@@ -31,8 +31,13 @@ fn midgame(rule: Rule, stones: usize, seed: u64) -> Board {
 
 fn bench_make_undo(c: &mut Criterion) {
     for rule in [Rule::Freestyle, Rule::Renju] {
-        let boards: Vec<Board> = (0..16).map(|i| midgame(rule, 40, 0x9E37_79B9 + i)).collect();
-        let moves: Vec<Vec<Pos>> = boards.iter().map(|b| b.empty_points().filter(|&p| b.near(p) > 0).collect()).collect();
+        let boards: Vec<Board> = (0..16)
+            .map(|i| midgame(rule, 40, 0x9E37_79B9 + i))
+            .collect();
+        let moves: Vec<Vec<Pos>> = boards
+            .iter()
+            .map(|b| b.empty_points().filter(|&p| b.near(p) > 0).collect())
+            .collect();
         c.bench_function(&format!("make_undo_{}", rule.name()), |bench| {
             let mut boards = boards.clone();
             let mut i = 0usize;
@@ -50,8 +55,13 @@ fn bench_make_undo(c: &mut Criterion) {
 }
 
 fn bench_forbidden(c: &mut Criterion) {
-    let boards: Vec<Board> = (0..32).map(|i| midgame(Rule::Renju, 36, 0xDEAD_BEEF + i)).collect();
-    let points: Vec<Vec<Pos>> = boards.iter().map(|b| b.empty_points().filter(|&p| b.near(p) > 0).collect()).collect();
+    let boards: Vec<Board> = (0..32)
+        .map(|i| midgame(Rule::Renju, 36, 0xDEAD_BEEF + i))
+        .collect();
+    let points: Vec<Vec<Pos>> = boards
+        .iter()
+        .map(|b| b.empty_points().filter(|&p| b.near(p) > 0).collect())
+        .collect();
     c.bench_function("forbidden_one_point", |bench| {
         let mut i = 0usize;
         bench.iter(|| {

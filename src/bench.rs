@@ -26,7 +26,12 @@ pub const BENCH_HASH_BYTES: usize = 16 << 20;
 pub const POSITIONS: &[(&str, Rule, usize, &str)] = &[
     ("freestyle15-a", Rule::Freestyle, 15, "h8,g9,f10,g8,g7"),
     ("freestyle15-b", Rule::Freestyle, 15, "h14,h11,h12,f10"),
-    ("freestyle20-a", Rule::Freestyle, 20, "e19,f19,h18,g18,g15,h16,f12"),
+    (
+        "freestyle20-a",
+        Rule::Freestyle,
+        20,
+        "e19,f19,h18,g18,g15,h16,f12",
+    ),
     (
         "freestyle20-b",
         Rule::Freestyle,
@@ -43,9 +48,19 @@ pub const POSITIONS: &[(&str, Rule, usize, &str)] = &[
         15,
         "h8,h7,j7,j8,f8,i9,g9,i7,h10,e7,f10,k9,l10,i6,i10,f7,g7,g5,h6,i5,i8",
     ),
-    ("renju15-c", Rule::Renju, 15, "h8,h7,h10,i6,i10,i7,g7,g8,j5,i9"),
+    (
+        "renju15-c",
+        Rule::Renju,
+        15,
+        "h8,h7,h10,i6,i10,i7,g7,g8,j5,i9",
+    ),
     ("caro15-a", Rule::Caro, 15, "h8,h9,i9,g7,j10,k11,i8,i10"),
-    ("caro-exact15-a", Rule::CaroExact, 15, "h8,i9,g9,j10,g8,f8,g7"),
+    (
+        "caro-exact15-a",
+        Rule::CaroExact,
+        15,
+        "h8,i9,g9,j10,g8,f8,g7",
+    ),
 ];
 
 /// Arguments of `pbrain-tianyuan bench`.
@@ -73,16 +88,28 @@ pub struct BenchLine {
 pub fn run_bench(depth: i32) -> (Vec<BenchLine>, u64) {
     let start = Instant::now();
     let mut out = Vec::new();
-    let mut engine = Engine::new(Options { threads: 1, hash_bytes: BENCH_HASH_BYTES });
+    let mut engine = Engine::new(Options {
+        threads: 1,
+        hash_bytes: BENCH_HASH_BYTES,
+    });
     for &(name, rule, size, moves) in POSITIONS {
         let mut board = Board::new(size, size, rule).expect("bench size");
         let list = parse_point_list(moves, size, size).expect("bench moves");
         board.play_all(&list).expect("bench moves legal");
         engine.clear();
-        let limits = Limits { budget: Budget::UNLIMITED, max_depth: Some(depth), ..Limits::default() };
+        let limits = Limits {
+            budget: Budget::UNLIMITED,
+            max_depth: Some(depth),
+            ..Limits::default()
+        };
         let stop = AtomicBool::new(false);
         let r = engine.think(&board, &limits, &stop, &mut |_| {});
-        out.push(BenchLine { name, nodes: r.nodes, best: r.best.to_notation(), score: r.score });
+        out.push(BenchLine {
+            name,
+            nodes: r.nodes,
+            best: r.best.to_notation(),
+            score: r.score,
+        });
     }
     (out, start.elapsed().as_millis() as u64)
 }
@@ -95,7 +122,10 @@ pub fn run(args: &BenchArgs) -> i32 {
     let (lines, ms) = run_bench(args.depth);
     let mut total = 0;
     for l in &lines {
-        println!("{:<16} {:>10} nodes  best {:<4} score {}", l.name, l.nodes, l.best, l.score);
+        println!(
+            "{:<16} {:>10} nodes  best {:<4} score {}",
+            l.name, l.nodes, l.best, l.score
+        );
         total += l.nodes;
     }
     println!("Bench: {} nodes {} nps", total, total * 1000 / ms.max(1));

@@ -44,7 +44,8 @@ impl PositionArgs {
     ///
     /// Errors: a one-line reason (bad rule, size, point, occupied point, missing stones).
     pub fn board(&self) -> Result<Board, String> {
-        let rule = Rule::parse(&self.rule).ok_or_else(|| format!("unknown rule '{}'", self.rule))?;
+        let rule =
+            Rule::parse(&self.rule).ok_or_else(|| format!("unknown rule '{}'", self.rule))?;
         let n = self.size;
         let mut board = Board::new(n, n, rule).map_err(|e| e.to_string())?;
         match (&self.moves, &self.black, &self.white) {
@@ -56,14 +57,18 @@ impl PositionArgs {
                 }
             }
             (None, b, w) if b.is_some() || w.is_some() => {
-                let black = parse_point_list(b.as_deref().unwrap_or("-"), n, n).map_err(|e| e.to_string())?;
-                let white = parse_point_list(w.as_deref().unwrap_or("-"), n, n).map_err(|e| e.to_string())?;
+                let black = parse_point_list(b.as_deref().unwrap_or("-"), n, n)
+                    .map_err(|e| e.to_string())?;
+                let white = parse_point_list(w.as_deref().unwrap_or("-"), n, n)
+                    .map_err(|e| e.to_string())?;
                 let to_move = match &self.to_move {
-                    Some(s) => Color::parse(s).ok_or_else(|| format!("bad --to-move '{}': black or white", s))?,
+                    Some(s) => Color::parse(s)
+                        .ok_or_else(|| format!("bad --to-move '{}': black or white", s))?,
                     None if black.len() > white.len() => Color::White,
                     None => Color::Black,
                 };
-                board = Board::from_stones_to_move(n, n, rule, &black, &white, to_move).map_err(|e| e.to_string())?;
+                board = Board::from_stones_to_move(n, n, rule, &black, &white, to_move)
+                    .map_err(|e| e.to_string())?;
             }
             (None, None, None) => {}
             _ => return Err("give either --moves or --black/--white, not both".into()),
@@ -149,7 +154,10 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
             return bad_input("--depth must be 1..=100");
         }
     }
-    let mut options = Options { hash_bytes: args.hash_mb.clamp(1, 65536) << 20, ..Options::default() };
+    let mut options = Options {
+        hash_bytes: args.hash_mb.clamp(1, 65536) << 20,
+        ..Options::default()
+    };
     if let Some(t) = args.threads {
         options.threads = t.clamp(1, 256);
     }
@@ -237,16 +245,25 @@ pub fn demo(args: &DemoArgs) -> i32 {
         let p = Pos::new((cx as i64 + dx) as usize, (cy as i64 + dy) as usize);
         board.make(p);
     }
-    println!("Tianyuan demo: {} on {}x{}, {} ms per move", rule, args.size, args.size, args.move_ms);
+    println!(
+        "Tianyuan demo: {} on {}x{}, {} ms per move",
+        rule, args.size, args.size, args.move_ms
+    );
     println!("{}", board.render(&[]));
-    let mut engine = Engine::new(Options { hash_bytes: 32 << 20, ..Options::default() });
+    let mut engine = Engine::new(Options {
+        hash_bytes: 32 << 20,
+        ..Options::default()
+    });
     let stop = AtomicBool::new(false);
     loop {
         if args.max_moves > 0 && board.ply() >= args.max_moves {
             println!("stopped after {} moves", board.ply());
             break;
         }
-        let limits = Limits { budget: Budget::fixed(args.move_ms), ..Limits::default() };
+        let limits = Limits {
+            budget: Budget::fixed(args.move_ms),
+            ..Limits::default()
+        };
         let r = engine.think(&board, &limits, &stop, &mut |_| {});
         if r.best.is_none() {
             println!("board full: draw");

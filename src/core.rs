@@ -328,14 +328,38 @@ mod tests {
 
     #[test]
     fn notation_errors() {
-        assert!(matches!(parse_point("8h", 15, 15), Err(CoordError::BadNotation(_))));
-        assert!(matches!(parse_point("", 15, 15), Err(CoordError::BadNotation(_))));
-        assert!(matches!(parse_point("h", 15, 15), Err(CoordError::BadNotation(_))));
-        assert!(matches!(parse_point("p1", 15, 15), Err(CoordError::OffBoard(..))));
-        assert!(matches!(parse_point("a16", 15, 15), Err(CoordError::OffBoard(..))));
-        assert!(matches!(parse_point("a0", 15, 15), Err(CoordError::OffBoard(..))));
-        assert!(matches!(parse_point("-1,3", 15, 15), Err(CoordError::OffBoard(..))));
-        assert!(matches!(parse_point("h99999999999", 15, 15), Err(CoordError::BadNotation(_))));
+        assert!(matches!(
+            parse_point("8h", 15, 15),
+            Err(CoordError::BadNotation(_))
+        ));
+        assert!(matches!(
+            parse_point("", 15, 15),
+            Err(CoordError::BadNotation(_))
+        ));
+        assert!(matches!(
+            parse_point("h", 15, 15),
+            Err(CoordError::BadNotation(_))
+        ));
+        assert!(matches!(
+            parse_point("p1", 15, 15),
+            Err(CoordError::OffBoard(..))
+        ));
+        assert!(matches!(
+            parse_point("a16", 15, 15),
+            Err(CoordError::OffBoard(..))
+        ));
+        assert!(matches!(
+            parse_point("a0", 15, 15),
+            Err(CoordError::OffBoard(..))
+        ));
+        assert!(matches!(
+            parse_point("-1,3", 15, 15),
+            Err(CoordError::OffBoard(..))
+        ));
+        assert!(matches!(
+            parse_point("h99999999999", 15, 15),
+            Err(CoordError::BadNotation(_))
+        ));
         assert!(parse_point_list("h8,,h9", 15, 15).is_err());
         assert_eq!(parse_point_list("-", 15, 15).unwrap(), vec![]);
     }

@@ -5,7 +5,11 @@ use clap::{Parser, Subcommand};
 use tianyuan::cli;
 
 #[derive(Parser)]
-#[command(name = "pbrain-tianyuan", version, about = "Tianyuan gomoku/renju engine")]
+#[command(
+    name = "pbrain-tianyuan",
+    version,
+    about = "Tianyuan gomoku/renju engine"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -41,10 +41,16 @@ pub struct Budget {
 
 impl Budget {
     /// A budget with no limit (analysis).
-    pub const UNLIMITED: Budget = Budget { soft_ms: u64::MAX / 4, hard_ms: u64::MAX / 4 };
+    pub const UNLIMITED: Budget = Budget {
+        soft_ms: u64::MAX / 4,
+        hard_ms: u64::MAX / 4,
+    };
     /// Both limits at `ms`.
     pub fn fixed(ms: u64) -> Budget {
-        Budget { soft_ms: ms, hard_ms: ms }
+        Budget {
+            soft_ms: ms,
+            hard_ms: ms,
+        }
     }
 }
 
@@ -85,7 +91,9 @@ impl TimeControl {
         }
         if let Some(l) = left {
             // Keep a reserve so that a long game never runs the clock out.
-            hard = hard.min(l - SAFETY_MS.min(l / 4)).min(l * 3 / 10 + self.increment_ms);
+            hard = hard
+                .min(l - SAFETY_MS.min(l / 4))
+                .min(l * 3 / 10 + self.increment_ms);
         }
         let hard = hard.max(1);
         let mut soft = hard;
@@ -100,7 +108,10 @@ impl TimeControl {
             soft = soft.min(l / remaining + self.increment_ms * 8 / 10);
         }
         let soft = soft.clamp(1, hard);
-        Budget { soft_ms: soft as u64, hard_ms: hard as u64 }
+        Budget {
+            soft_ms: soft as u64,
+            hard_ms: hard as u64,
+        }
     }
 }
 
@@ -110,7 +121,10 @@ mod tests {
 
     #[test]
     fn turn_limit_only() {
-        let tc = TimeControl { turn_ms: Some(5000), ..Default::default() };
+        let tc = TimeControl {
+            turn_ms: Some(5000),
+            ..Default::default()
+        };
         let b = tc.budget(10, 225);
         assert_eq!(b.hard_ms, 5000 - SAFETY_MS as u64);
         assert_eq!(b.soft_ms, 3000);
@@ -118,32 +132,60 @@ mod tests {
 
     #[test]
     fn zero_turn_means_now() {
-        let tc = TimeControl { turn_ms: Some(0), ..Default::default() };
+        let tc = TimeControl {
+            turn_ms: Some(0),
+            ..Default::default()
+        };
         assert_eq!(tc.budget(0, 225), Budget::fixed(0));
     }
 
     #[test]
     fn negative_time_left_means_now() {
-        let tc = TimeControl { turn_ms: Some(5000), match_ms: Some(100000), left_ms: Some(-5), increment_ms: 0 };
+        let tc = TimeControl {
+            turn_ms: Some(5000),
+            match_ms: Some(100000),
+            left_ms: Some(-5),
+            increment_ms: 0,
+        };
         assert_eq!(tc.budget(0, 225), Budget::fixed(0));
     }
 
     #[test]
     fn unlimited_values() {
-        let tc = TimeControl { turn_ms: None, match_ms: Some(0), left_ms: Some(2147483647), increment_ms: 0 };
+        let tc = TimeControl {
+            turn_ms: None,
+            match_ms: Some(0),
+            left_ms: Some(2147483647),
+            increment_ms: 0,
+        };
         assert!(tc.is_unlimited());
-        let tc = TimeControl { turn_ms: Some(2_000_000), match_ms: Some(100_000_000), left_ms: None, increment_ms: 0 };
+        let tc = TimeControl {
+            turn_ms: Some(2_000_000),
+            match_ms: Some(100_000_000),
+            left_ms: None,
+            increment_ms: 0,
+        };
         assert!(tc.is_unlimited());
     }
 
     #[test]
     fn match_time_spreads() {
-        let tc = TimeControl { turn_ms: Some(30000), match_ms: Some(180000), left_ms: Some(180000), increment_ms: 0 };
+        let tc = TimeControl {
+            turn_ms: Some(30000),
+            match_ms: Some(180000),
+            left_ms: Some(180000),
+            increment_ms: 0,
+        };
         let b = tc.budget(20, 400);
         assert!(b.soft_ms < 10000, "{:?}", b);
         assert!(b.hard_ms <= 30000 - SAFETY_MS as u64);
         // Little time left: the hard limit stays well below it.
-        let tc = TimeControl { turn_ms: Some(30000), match_ms: Some(180000), left_ms: Some(1000), increment_ms: 0 };
+        let tc = TimeControl {
+            turn_ms: Some(30000),
+            match_ms: Some(180000),
+            left_ms: Some(1000),
+            increment_ms: 0,
+        };
         let b = tc.budget(100, 400);
         assert!(b.hard_ms <= 300, "{:?}", b);
     }

@@ -18,7 +18,8 @@
 
 use crate::core::Pos;
 use crate::search::{WIN, WIN_THRESHOLD};
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::alloc::Layout;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// How a stored score bounds the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,10 +57,83 @@ struct Cluster {
 const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
 const ENTRIES: usize = 4;
 
+/// The cluster array: one zeroed block from the allocator, aligned to 64 bytes by hand.
+///
+/// Not a `Box<[Cluster]>`: for an alignment above the platform minimum (16 bytes) Rust's
+/// system allocator zero-fills the block itself, touching every page, so a 64 MiB table
+/// would be resident from the start. Asking for alignment 8 takes the `calloc` path, which
+/// for large blocks returns fresh pages from the operating system that become resident only
+/// when the search writes to them.
+struct ClusterArray {
+    base: *mut u8,
+    layout: Layout,
+    clusters: *mut Cluster,
+    len: usize,
+}
+
+// SAFETY: the array owns its block exclusively (like a Box) and Cluster is Send + Sync
+// (atomics only).
+unsafe impl Send for ClusterArray {}
+// SAFETY: as above; shared access goes through `&[Cluster]`.
+unsafe impl Sync for ClusterArray {}
+
+impl ClusterArray {
+    /// `n >= 1` zeroed clusters, or `None` if the allocator refuses.
+    fn zeroed(n: usize) -> Option<ClusterArray> {
+        let size = n
+            .checked_mul(std::mem::size_of::<Cluster>())?
+            .checked_add(64)?;
+        let layout = Layout::from_size_align(size, std::mem::align_of::<u64>()).ok()?;
+        // SAFETY: the layout has a non-zero size. The block is zeroed and has 64 spare bytes,
+        // so rounding its address up to a multiple of 64 leaves room for `n` clusters; an
+        // all-zero Cluster is valid (AtomicU64 has the representation of u64).
+        unsafe {
+            let base = std::alloc::alloc_zeroed(layout);
+            if base.is_null() {
+                return None;
+            }
+            let offset = base.align_offset(std::mem::align_of::<Cluster>());
+            debug_assert!(offset < 64);
+            let clusters = base.add(offset) as *mut Cluster;
+            Some(ClusterArray {
+                base,
+                layout,
+                clusters,
+                len: n,
+            })
+        }
+    }
+}
+
+impl std::ops::Deref for ClusterArray {
+    type Target = [Cluster];
+    fn deref(&self) -> &[Cluster] {
+        // SAFETY: `clusters` points to `len` initialised clusters owned by self.
+        unsafe { std::slice::from_raw_parts(self.clusters, self.len) }
+    }
+}
+
+impl std::ops::DerefMut for ClusterArray {
+    fn deref_mut(&mut self) -> &mut [Cluster] {
+        // SAFETY: as in `deref`, and `&mut self` gives exclusive access.
+        unsafe { std::slice::from_raw_parts_mut(self.clusters, self.len) }
+    }
+}
+
+impl Drop for ClusterArray {
+    fn drop(&mut self) {
+        // SAFETY: `base` was allocated by the global allocator with `layout`.
+        unsafe { std::alloc::dealloc(self.base, self.layout) }
+    }
+}
+
 /// A lock-free transposition table; see the module documentation.
 pub struct TranspositionTable {
-    clusters: Box<[Cluster]>,
+    clusters: ClusterArray,
     generation: AtomicU8,
+    /// Whether any entry may be non-zero (set by [`TranspositionTable::store`], reset by
+    /// [`TranspositionTable::clear`]); clearing a clean table touches no memory.
+    dirty: AtomicBool,
 }
 
 /// Converts a search score at `ply` to the form stored in the table: wins and losses become
@@ -119,52 +193,49 @@ fn unpack(data: u64) -> TtEntry {
 }
 
 impl TranspositionTable {
-    /// A table of at most `bytes` bytes (at least one cluster of 64 bytes).
+    /// A table of at most `bytes` bytes (at least one cluster of 64 bytes); the size is a
+    /// whole number of 64-byte clusters, any number of them.
     ///
-    /// The memory comes zeroed from the allocator, so pages the search never touches are
-    /// never mapped (they do not count toward the process's working set). If the allocation
-    /// fails, the size is halved until it succeeds (down to one cluster).
+    /// The memory comes zeroed from the allocator's `calloc` path (see `ClusterArray`), so
+    /// pages the search never writes are never made resident. If the allocation fails, the
+    /// size is halved until it succeeds (down to one cluster; panics only if even that
+    /// fails).
     pub fn new(bytes: usize) -> TranspositionTable {
         let mut n = (bytes / std::mem::size_of::<Cluster>()).max(1);
         loop {
-            if let Some(clusters) = Self::alloc_zeroed(n) {
-                return TranspositionTable { clusters, generation: AtomicU8::new(0) };
+            if let Some(clusters) = ClusterArray::zeroed(n) {
+                return TranspositionTable {
+                    clusters,
+                    generation: AtomicU8::new(0),
+                    dirty: AtomicBool::new(false),
+                };
             }
             assert!(n > 1, "cannot allocate one transposition-table cluster");
             n /= 2;
         }
     }
 
-    fn alloc_zeroed(n: usize) -> Option<Box<[Cluster]>> {
-        let layout = std::alloc::Layout::array::<Cluster>(n).ok()?;
-        // SAFETY: the layout has a non-zero size (n >= 1, Cluster is 64 bytes). An all-zero
-        // Cluster is valid (AtomicU64 has the same representation as u64), so the zeroed
-        // block is `n` initialised Clusters, and Box::from_raw takes ownership with the same
-        // layout the global allocator used.
-        unsafe {
-            let ptr = std::alloc::alloc_zeroed(layout) as *mut Cluster;
-            if ptr.is_null() {
-                return None;
-            }
-            Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)))
-        }
-    }
-
-    /// Size in bytes.
+    /// Size in bytes (a multiple of 64; at most the size asked for, unless that was under
+    /// 64 bytes, and less if the allocation had to be halved).
     pub fn size_bytes(&self) -> usize {
         self.clusters.len() * std::mem::size_of::<Cluster>()
     }
 
-    /// Empties every entry (in parallel for large tables).
+    /// Empties every entry (in parallel for large tables). A table not written since it was
+    /// allocated or last cleared is left alone, so clearing a fresh table makes none of its
+    /// pages resident.
     pub fn clear(&mut self) {
         use rayon::prelude::*;
-        self.clusters.par_chunks_mut(1 << 14).for_each(|chunk| {
-            for c in chunk {
-                for w in &c.words {
-                    w.store(0, Ordering::Relaxed);
+        if *self.dirty.get_mut() {
+            self.clusters.par_chunks_mut(1 << 14).for_each(|chunk| {
+                for c in chunk {
+                    for w in &c.words {
+                        w.store(0, Ordering::Relaxed);
+                    }
                 }
-            }
-        });
+            });
+            *self.dirty.get_mut() = false;
+        }
         self.generation.store(0, Ordering::Relaxed);
     }
 
@@ -186,7 +257,10 @@ impl TranspositionTable {
         // SAFETY: prefetch is only a hint and never faults; the pointer is to a live cluster.
         unsafe {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch(self.cluster(key) as *const Cluster as *const i8, _MM_HINT_T0);
+            _mm_prefetch(
+                self.cluster(key) as *const Cluster as *const i8,
+                _MM_HINT_T0,
+            );
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
@@ -209,6 +283,9 @@ impl TranspositionTable {
     /// Stores an entry for `key` (see the module doc for the replacement rule).
     #[inline]
     pub fn store(&self, key: u64, mv: Pos, score: i32, eval: i32, depth: i32, bound: Bound) {
+        if !self.dirty.load(Ordering::Relaxed) {
+            self.dirty.store(true, Ordering::Relaxed);
+        }
         let generation = self.generation.load(Ordering::Relaxed) & 63;
         let c = self.cluster(key);
         let mut victim = 0;
@@ -275,7 +352,16 @@ mod tests {
         assert!(tt.probe(key).is_none());
         tt.store(key, Pos::new(3, 4), -120, 55, 7, Bound::Lower);
         let e = tt.probe(key).unwrap();
-        assert_eq!(e, TtEntry { mv: Pos::new(3, 4), score: -120, eval: 55, depth: 7, bound: Bound::Lower });
+        assert_eq!(
+            e,
+            TtEntry {
+                mv: Pos::new(3, 4),
+                score: -120,
+                eval: 55,
+                depth: 7,
+                bound: Bound::Lower
+            }
+        );
         assert!(tt.probe(key ^ 1).is_none());
     }
 
@@ -286,5 +372,69 @@ mod tests {
         assert_eq!(score_from_tt(WIN - 2, 7), WIN - 9);
         assert_eq!(score_from_tt(score_to_tt(-(WIN - 6), 2), 2), -(WIN - 6));
         assert_eq!(score_to_tt(100, 9), 100);
+    }
+
+    #[test]
+    fn torn_entry_reads_as_a_miss() {
+        // Two writes to the same slot: a reader that sees the check word of one and the data
+        // word of the other must not accept either.
+        let tt = TranspositionTable::new(64);
+        let (k1, k2) = (0x9e37_79b9_7f4a_7c15u64, 0xbf58_476d_1ce4_e5b9u64);
+        tt.store(k1, Pos::new(1, 1), 10, 0, 3, Bound::Exact);
+        let (check1, data1) = (
+            tt.clusters[0].words[0].load(Ordering::Relaxed),
+            tt.clusters[0].words[1].load(Ordering::Relaxed),
+        );
+        tt.clusters[0]
+            .words
+            .iter()
+            .for_each(|w| w.store(0, Ordering::Relaxed));
+        tt.store(k2, Pos::new(2, 2), 20, 0, 4, Bound::Lower);
+        let (check2, data2) = (
+            tt.clusters[0].words[0].load(Ordering::Relaxed),
+            tt.clusters[0].words[1].load(Ordering::Relaxed),
+        );
+        for (c, d) in [(check1, data2), (check2, data1)] {
+            tt.clusters[0].words[0].store(c, Ordering::Relaxed);
+            tt.clusters[0].words[1].store(d, Ordering::Relaxed);
+            assert!(tt.probe(k1).is_none() && tt.probe(k2).is_none());
+        }
+        // The same key written twice with different data: old check, new data.
+        tt.clusters[0].words[0].store(check2, Ordering::Relaxed);
+        tt.clusters[0].words[1].store(data2, Ordering::Relaxed);
+        tt.store(k2, Pos::new(3, 3), 30, 0, 9, Bound::Exact);
+        tt.clusters[0].words[0].store(check2, Ordering::Relaxed);
+        assert!(tt.probe(k2).is_none());
+    }
+
+    #[test]
+    fn clear_empties_a_written_table_and_skips_a_clean_one() {
+        let mut tt = TranspositionTable::new(1 << 12);
+        assert!(!*tt.dirty.get_mut());
+        tt.clear();
+        let keys: Vec<u64> = (1..=40u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        for &k in &keys {
+            tt.store(k, Pos::new(4, 4), 1, 2, 3, Bound::Upper);
+        }
+        assert!(*tt.dirty.get_mut());
+        assert!(keys.iter().any(|&k| tt.probe(k).is_some()));
+        tt.clear();
+        assert!(!*tt.dirty.get_mut());
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+        assert!(tt
+            .clusters
+            .iter()
+            .all(|c| c.words.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
+    }
+
+    #[test]
+    fn clusters_are_cache_line_aligned() {
+        for bytes in [1, 64, 100, 1 << 16, (1 << 20) + 192] {
+            let tt = TranspositionTable::new(bytes);
+            assert_eq!(tt.clusters.as_ptr() as usize % 64, 0);
+            assert_eq!(tt.size_bytes(), (bytes / 64).max(1) * 64);
+        }
     }
 }

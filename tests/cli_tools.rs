@@ -3,7 +3,10 @@
 use std::process::Command;
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan")).args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
+        .args(args)
+        .output()
+        .unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -14,7 +17,15 @@ fn run(args: &[&str]) -> (i32, String, String) {
 #[test]
 fn forbidden_plain_and_json() {
     // Seed diagram 2 of rules.md: a cross of four black stones around h8 (double three at h8).
-    let args = ["forbidden", "--black", "h9,g8,i8,h7", "--white", "a1,o1,a15,o15", "--to-move", "black"];
+    let args = [
+        "forbidden",
+        "--black",
+        "h9,g8,i8,h7",
+        "--white",
+        "a1,o1,a15,o15",
+        "--to-move",
+        "black",
+    ];
     let (code, out, err) = run(&args);
     assert_eq!(code, 0, "{}", err);
     assert!(err.is_empty());
@@ -26,16 +37,29 @@ fn forbidden_plain_and_json() {
     assert_eq!(out.lines().count(), 1);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     let list = v["forbidden"].as_array().unwrap();
-    assert!(list.iter().any(|e| e["point"] == "h8" && e["kind"] == "double-three"), "{}", out);
+    assert!(
+        list.iter()
+            .any(|e| e["point"] == "h8" && e["kind"] == "double-three"),
+        "{}",
+        out
+    );
     assert_eq!(v.as_object().unwrap().len(), 1);
 }
 
 #[test]
 fn forbidden_moves_list_overline() {
     // Black: h8 i8 j8 l8 m8 (moves interleaved with far white stones): k8 is an overline.
-    let (code, out, _) = run(&["forbidden", "--moves", "h8,a1,i8,a3,j8,a5,l8,a7,m8,a9", "--json"]);
+    let (code, out, _) = run(&[
+        "forbidden",
+        "--moves",
+        "h8,a1,i8,a3,j8,a5,l8,a7,m8,a9",
+        "--json",
+    ]);
     assert_eq!(code, 0);
-    assert_eq!(out.trim(), r#"{"forbidden":[{"point":"k8","kind":"overline"}]}"#);
+    assert_eq!(
+        out.trim(),
+        r#"{"forbidden":[{"point":"k8","kind":"overline"}]}"#
+    );
 }
 
 #[test]
@@ -63,7 +87,14 @@ fn bad_input_exits_2_with_one_line() {
 fn analyze_finds_win_in_one_json() {
     // Freestyle: black has four in a row h8..k8 with both ends open; black to move wins.
     let (code, out, err) = run(&[
-        "analyze", "--rule", "freestyle", "--moves", "h8,h9,i8,i9,j8,j9,k8,a1", "--depth", "4", "--json",
+        "analyze",
+        "--rule",
+        "freestyle",
+        "--moves",
+        "h8,h9,i8,i9,j8,j9,k8,a1",
+        "--depth",
+        "4",
+        "--json",
     ]);
     assert_eq!(code, 0, "{}", err);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();

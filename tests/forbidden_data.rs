@@ -37,14 +37,32 @@ fn forbidden_maps_match() {
         // The exact (from-lines) test must agree with the fast one everywhere.
         for p in b.empty_points() {
             let mut lines = b.lines().clone();
-            assert_eq!(forbidden::exact(&mut lines, p), b.forbidden(p), "{} at {}", c.id, p);
+            assert_eq!(
+                forbidden::exact(&mut lines, p),
+                b.forbidden(p),
+                "{} at {}",
+                c.id,
+                p
+            );
         }
         if got != expected {
-            failures.push(format!("{}: expected {:?}\n      got {:?}\n{}", c.id, expected, got, b.render(&[])));
+            failures.push(format!(
+                "{}: expected {:?}\n      got {:?}\n{}",
+                c.id,
+                expected,
+                got,
+                b.render(&[])
+            ));
         }
     }
     println!("checked {} forbidden maps", cases.len());
-    assert!(failures.is_empty(), "{} of {} maps differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} maps differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
     assert_eq!(cases.len(), 56);
 }
 
@@ -57,11 +75,28 @@ fn check_points(file: &str, expect_count: usize) {
         let got = b.forbidden(p);
         let expect_forbidden = c.get("expect") == "forbidden";
         if got.is_some() != expect_forbidden {
-            failures.push(format!("{}: point {} expected {} got {:?}\n{}", c.id, p, c.get("expect"), got, b.render(&[])));
+            failures.push(format!(
+                "{}: point {} expected {} got {:?}\n{}",
+                c.id,
+                p,
+                c.get("expect"),
+                got,
+                b.render(&[])
+            ));
         }
     }
-    println!("checked {} forbidden-point queries in {}", cases.len(), file);
-    assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    println!(
+        "checked {} forbidden-point queries in {}",
+        cases.len(),
+        file
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
     assert_eq!(cases.len(), expect_count);
 }
 

@@ -33,9 +33,15 @@ fn seed_double_threes() {
     ];
     for rows in cases {
         let (b, x) = diagram(rows);
-        assert_eq!(b.forbidden(x), Some(ForbiddenKind::DoubleThree), "{:?}", rows);
+        assert_eq!(
+            b.forbidden(x),
+            Some(ForbiddenKind::DoubleThree),
+            "{:?}",
+            rows
+        );
         // Under every other rule, and for white, the point is an ordinary move.
-        let bf = Board::from_stones_to_move(15, 15, Rule::Freestyle, &[], &[], Color::Black).unwrap();
+        let bf =
+            Board::from_stones_to_move(15, 15, Rule::Freestyle, &[], &[], Color::Black).unwrap();
         assert_eq!(bf.forbidden(x), None);
     }
 }
@@ -48,7 +54,12 @@ fn seed_double_fours() {
     ];
     for rows in cases {
         let (b, x) = diagram(rows);
-        assert_eq!(b.forbidden(x), Some(ForbiddenKind::DoubleFour), "{:?}", rows);
+        assert_eq!(
+            b.forbidden(x),
+            Some(ForbiddenKind::DoubleFour),
+            "{:?}",
+            rows
+        );
     }
 }
 
@@ -85,7 +96,13 @@ fn four_three_is_legal_and_four_three_three_is_not() {
     assert_eq!(b.forbidden(x), None);
     // Add a diagonal three through X: 4-3-3, forbidden.
     let (b, x) = diagram(&[
-        "┼┼┼┼┼┼┼", "┼┼┼┼┼┼●", "┼┼┼┼●●┼", "┼●●●X┼┼", "┼┼┼┼●┼┼", "┼┼┼┼┼┼┼", "┼┼┼┼┼┼┼",
+        "┼┼┼┼┼┼┼",
+        "┼┼┼┼┼┼●",
+        "┼┼┼┼●●┼",
+        "┼●●●X┼┼",
+        "┼┼┼┼●┼┼",
+        "┼┼┼┼┼┼┼",
+        "┼┼┼┼┼┼┼",
     ]);
     assert_eq!(b.forbidden(x), Some(ForbiddenKind::DoubleThree));
 }

@@ -15,8 +15,15 @@ fn pos(black: &str, white: &str, to_move: Color, rule: Rule) -> Board {
 }
 
 fn think(board: &Board, threads: usize, ms: u64) -> SearchResult {
-    let mut e = Engine::new(Options { threads, hash_bytes: 8 << 20 });
-    let limits = Limits { budget: Budget::fixed(ms), max_depth: Some(12), ..Limits::default() };
+    let mut e = Engine::new(Options {
+        threads,
+        hash_bytes: 8 << 20,
+    });
+    let limits = Limits {
+        budget: Budget::fixed(ms),
+        max_depth: Some(12),
+        ..Limits::default()
+    };
     e.think(board, &limits, &AtomicBool::new(false), &mut |_| {})
 }
 
@@ -26,7 +33,13 @@ fn p(s: &str) -> Pos {
 
 #[test]
 fn win_in_one_every_rule() {
-    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
+    for rule in [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroExact,
+    ] {
         // Black four h8..k8 closed by white at g8: the only five point is l8.
         let b = pos("h8,i8,j8,k8,c3", "g8,d12,m12,n3,b10", Color::Black, rule);
         let r = think(&b, 1, 500);
@@ -51,7 +64,11 @@ fn answers_an_open_three() {
     // k8 or l8 (a four elsewhere would only delay).
     let b = pos("h10,c3,m12", "h8,i8,j8", Color::Black, Rule::Freestyle);
     let r = think(&b, 1, 1500);
-    assert!(["f8", "g8", "k8", "l8"].contains(&r.best.to_notation().as_str()), "played {}", r.best);
+    assert!(
+        ["f8", "g8", "k8", "l8"].contains(&r.best.to_notation().as_str()),
+        "played {}",
+        r.best
+    );
 }
 
 #[test]
@@ -67,18 +84,31 @@ fn renju_black_avoids_forbidden_double_four() {
     // The same position in freestyle: k8 wins (double four).
     let b = pos(black, white, Color::Black, Rule::Freestyle);
     let r = think(&b, 1, 800);
-    assert!(r.win_in().is_some_and(|n| n > 0), "freestyle should find the double-four win");
+    assert!(
+        r.win_in().is_some_and(|n| n > 0),
+        "freestyle should find the double-four win"
+    );
 }
 
 #[test]
 fn renju_white_wins_with_overline() {
     // White h8 i8 j8 l8 m8: k8 makes six, which wins for white in renju.
-    let b = pos("c3,c5,c7,c9,c11,n3", "h8,i8,j8,l8,m8", Color::White, Rule::Renju);
+    let b = pos(
+        "c3,c5,c7,c9,c11,n3",
+        "h8,i8,j8,l8,m8",
+        Color::White,
+        Rule::Renju,
+    );
     let r = think(&b, 1, 500);
     assert_eq!(r.best, p("k8"));
     assert_eq!(r.win_in(), Some(1));
     // In standard rules the same point does not win.
-    let b = pos("c3,c5,c7,c9,c11,n3", "h8,i8,j8,l8,m8", Color::White, Rule::Standard);
+    let b = pos(
+        "c3,c5,c7,c9,c11,n3",
+        "h8,i8,j8,l8,m8",
+        Color::White,
+        Rule::Standard,
+    );
     let r = think(&b, 1, 300);
     assert_ne!(r.win_in(), Some(1));
 }
@@ -87,10 +117,20 @@ fn renju_white_wins_with_overline() {
 fn two_threads_find_the_same_win() {
     // Freestyle, black to move: k8 makes a row four (h8..k8, five point l8) and a split
     // column four (k8, k10..k12, five point k9) at once: a double four, a win in 3 plies.
-    let b = pos("h8,i8,j8,k10,k11,k12,a1", "g8,d12,m2,n13,b3,c14", Color::Black, Rule::Freestyle);
+    let b = pos(
+        "h8,i8,j8,k10,k11,k12,a1",
+        "g8,d12,m2,n13,b3,c14",
+        Color::Black,
+        Rule::Freestyle,
+    );
     for threads in [1, 2] {
         let r = think(&b, threads, 1500);
-        assert!(r.win_in().is_some_and(|n| n > 0), "{} threads: {:?}", threads, r);
+        assert!(
+            r.win_in().is_some_and(|n| n > 0),
+            "{} threads: {:?}",
+            threads,
+            r
+        );
         let mut bb = b.clone();
         assert!(bb.is_empty(r.best));
         bb.make(r.best);

@@ -35,7 +35,11 @@ impl Engine {
                 }
             }
         });
-        let mut e = Engine { child, input, lines };
+        let mut e = Engine {
+            child,
+            input,
+            lines,
+        };
         e.send(&format!("START {}", size));
         assert_eq!(e.reply(), "OK");
         e.send(&format!("INFO rule {}", rule.gomocup_value()));
@@ -52,7 +56,10 @@ impl Engine {
     /// The next line that is not a MESSAGE/DEBUG line.
     fn reply(&mut self) -> String {
         loop {
-            let l = self.lines.recv_timeout(Duration::from_secs(20)).expect("engine reply");
+            let l = self
+                .lines
+                .recv_timeout(Duration::from_secs(20))
+                .expect("engine reply");
             if l.starts_with("MESSAGE ") || l.starts_with("DEBUG ") {
                 continue;
             }
@@ -61,7 +68,9 @@ impl Engine {
     }
     fn move_reply(&mut self, size: usize) -> Pos {
         let l = self.reply();
-        let (x, y) = l.split_once(',').unwrap_or_else(|| panic!("not a move line: {:?}", l));
+        let (x, y) = l
+            .split_once(',')
+            .unwrap_or_else(|| panic!("not a move line: {:?}", l));
         let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
         assert!(x < size && y < size, "off-board move {}", l);
         Pos::new(x, y)
@@ -79,7 +88,11 @@ impl Drop for Engine {
             use std::io::Read;
             let _ = e.read_to_string(&mut err);
         }
-        assert!(err.is_empty() || std::thread::panicking(), "stderr: {}", err);
+        assert!(
+            err.is_empty() || std::thread::panicking(),
+            "stderr: {}",
+            err
+        );
     }
 }
 
@@ -101,17 +114,34 @@ fn play(rule: Rule, size: usize, opening: &[(usize, usize)]) -> (Board, Option<G
             let me = board.side_to_move();
             for (i, &p) in board.moves().iter().enumerate() {
                 let c = board.move_colors()[i];
-                e.send(&format!("{},{},{}", p.x(), p.y(), if c == me { 1 } else { 2 }));
+                e.send(&format!(
+                    "{},{},{}",
+                    p.x(),
+                    p.y(),
+                    if c == me { 1 } else { 2 }
+                ));
             }
             e.send("DONE");
         } else {
             e.send(&format!("TURN {},{}", last.x(), last.y()));
         }
         let p = e.move_reply(size);
-        assert!(board.is_empty(p), "{:?}: occupied move {} in\n{}", rule, p, board.render(&[]));
+        assert!(
+            board.is_empty(p),
+            "{:?}: occupied move {} in\n{}",
+            rule,
+            p,
+            board.render(&[])
+        );
         let mover = board.side_to_move();
         if rule == Rule::Renju && mover == Color::Black {
-            assert_eq!(board.forbidden(p), None, "black played a forbidden point {}\n{}", p, board.render(&[]));
+            assert_eq!(
+                board.forbidden(p),
+                None,
+                "black played a forbidden point {}\n{}",
+                p,
+                board.render(&[])
+            );
         }
         let result = board.result_of_move(p);
         board.make(p);
@@ -130,7 +160,13 @@ fn check_game(rule: Rule, size: usize) {
         Some(GameResult::Win(color)) => {
             // The winner made the last move, and it was a five under the rule.
             assert_eq!(board.move_colors().last(), Some(&color));
-            assert_eq!(board.last_move_won(), Some(color), "{:?}\n{}", rule, board.render(&[]));
+            assert_eq!(
+                board.last_move_won(),
+                Some(color),
+                "{:?}\n{}",
+                rule,
+                board.render(&[])
+            );
         }
         Some(GameResult::Draw) => assert!(board.is_full()),
         None => panic!("game did not end"),

@@ -17,7 +17,12 @@ fn line(start: (i64, i64), d: usize, offsets: &[i64]) -> Vec<Pos> {
     let (dx, dy) = DIRS[d];
     offsets
         .iter()
-        .map(|&k| Pos::new((start.0 + k * dx as i64) as usize, (start.1 + k * dy as i64) as usize))
+        .map(|&k| {
+            Pos::new(
+                (start.0 + k * dx as i64) as usize,
+                (start.1 + k * dy as i64) as usize,
+            )
+        })
         .collect()
 }
 
@@ -47,7 +52,13 @@ fn starts(w: usize, h: usize, d: usize, len: i64) -> Vec<(i64, i64)> {
 fn five_wins_everywhere_for_every_rule() {
     let mut checked = 0;
     for (w, h) in [(15, 15), (20, 20), (17, 9), (5, 5)] {
-        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
+        for rule in [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroExact,
+        ] {
             for color in [Color::Black, Color::White] {
                 for d in 0..4 {
                     for start in starts(w, h, d, 5) {
@@ -57,7 +68,17 @@ fn five_wins_everywhere_for_every_rule() {
                             let p = line(start, d, &[gap])[0];
                             // The opponent's stones far from the line.
                             let b = setup(w, h, rule, color, &own, &[]);
-                            assert!(b.is_five(color, p), "{:?} {:?} {}x{} d{} {:?} gap {}", rule, color, w, h, d, start, gap);
+                            assert!(
+                                b.is_five(color, p),
+                                "{:?} {:?} {}x{} d{} {:?} gap {}",
+                                rule,
+                                color,
+                                w,
+                                h,
+                                d,
+                                start,
+                                gap
+                            );
                             assert_eq!(b.result_of_move(p), Some(GameResult::Win(color)));
                             let mut b2 = b.clone();
                             b2.make(p);
@@ -93,7 +114,15 @@ fn overline_per_rule() {
                     (Rule::CaroExact, Color::White, false),
                 ] {
                     let b = setup(w, h, rule, color, &own, &[]);
-                    assert_eq!(b.is_five(color, p), wins, "{:?} {:?} d{} {:?}", rule, color, d, start);
+                    assert_eq!(
+                        b.is_five(color, p),
+                        wins,
+                        "{:?} {:?} d{} {:?}",
+                        rule,
+                        color,
+                        d,
+                        start
+                    );
                     if rule == Rule::Renju && color == Color::Black {
                         // Black's overline is a foul: white wins.
                         assert_eq!(b.result_of_move(p), Some(GameResult::Win(Color::White)));
@@ -116,9 +145,18 @@ fn caro_five_blocked_at_both_ends() {
         let one = line(start, d, &[0]);
         for rule in [Rule::Caro, Rule::CaroExact] {
             let b = setup(15, 15, rule, Color::Black, &own, &both);
-            assert!(!b.is_five(Color::Black, p), "blocked both ends wins under {:?} d{}", rule, d);
+            assert!(
+                !b.is_five(Color::Black, p),
+                "blocked both ends wins under {:?} d{}",
+                rule,
+                d
+            );
             let b = setup(15, 15, rule, Color::Black, &own, &one);
-            assert!(b.is_five(Color::Black, p), "blocked one end must win under {:?}", rule);
+            assert!(
+                b.is_five(Color::Black, p),
+                "blocked one end must win under {:?}",
+                rule
+            );
             // Freestyle and standard ignore the blockers.
             let b = setup(15, 15, Rule::Freestyle, Color::Black, &own, &both);
             assert!(b.is_five(Color::Black, p));
@@ -142,8 +180,16 @@ fn full_board_is_a_draw() {
         }
     }
     // Colour by ((x / 2) + y) % 2 so that no line holds five of one colour.
-    let black: Vec<Pos> = order.iter().copied().filter(|p| ((p.x() / 2) + p.y()) % 2 == 0).collect();
-    let white: Vec<Pos> = order.iter().copied().filter(|p| ((p.x() / 2) + p.y()) % 2 == 1).collect();
+    let black: Vec<Pos> = order
+        .iter()
+        .copied()
+        .filter(|p| ((p.x() / 2) + p.y()) % 2 == 0)
+        .collect();
+    let white: Vec<Pos> = order
+        .iter()
+        .copied()
+        .filter(|p| ((p.x() / 2) + p.y()) % 2 == 1)
+        .collect();
     assert_eq!(black.len(), 13);
     assert_eq!(white.len(), 12);
     for i in 0..12 {

@@ -149,9 +149,13 @@ pub fn combine(pats: [Pattern; 4], forbidden_rules: bool) -> Combo {
         return Combo::DoubleThree;
     }
     if threes == 1 {
-        return if minor > 0 { Combo::ThreePlus } else { Combo::Three };
+        return if minor > 0 {
+            Combo::ThreePlus
+        } else {
+            Combo::Three
+        };
     }
-    if pats.iter().any(|&p| p == Pattern::ClosedThree) {
+    if pats.contains(&Pattern::ClosedThree) {
         return Combo::ClosedThree;
     }
     match twos {
@@ -183,7 +187,10 @@ impl ComboTable {
             };
             score.push(s.clamp(i16::MIN as Score, i16::MAX as Score) as i16);
         }
-        ComboTable { combo: combo.into_boxed_slice(), score: score.into_boxed_slice() }
+        ComboTable {
+            combo: combo.into_boxed_slice(),
+            score: score.into_boxed_slice(),
+        }
     }
 
     /// The shared table for `rule` and `color`, built on first use.

@@ -71,8 +71,8 @@ pub fn exact(lines: &mut Lines, p: Pos) -> Option<ForbiddenKind> {
 fn double_three(lines: &mut Lines, p: Pos, pats: [Pattern; 4]) -> Option<ForbiddenKind> {
     lines.set(p, BLACK);
     let mut real = 0;
-    for d in 0..4 {
-        if pats[d].is_three() && is_real_three(lines, p, d) {
+    for (d, pat) in pats.iter().enumerate() {
+        if pat.is_three() && is_real_three(lines, p, d) {
             real += 1;
             if real >= 2 {
                 break;
@@ -97,7 +97,11 @@ fn is_real_three(lines: &mut Lines, p: Pos, d: usize) -> bool {
             continue;
         }
         // Slot of e in p's key: offsets -5..-1 are slots 0..4, +1..+5 are slots 5..9.
-        let slot = if k < 0 { (k + 5) as u32 } else { (k + 4) as u32 };
+        let slot = if k < 0 {
+            (k + 5) as u32
+        } else {
+            (k + 4) as u32
+        };
         let key = base | (BLACK as u32) << (2 * slot);
         if lines.table().pattern(key, Color::Black) != Pattern::StraightFour {
             continue;

@@ -50,7 +50,10 @@ struct LineMap {
 }
 
 const fn build_line_map() -> LineMap {
-    let mut m = LineMap { line: [[0; POS_COUNT]; 4], off: [[0; POS_COUNT]; 4] };
+    let mut m = LineMap {
+        line: [[0; POS_COUNT]; 4],
+        off: [[0; POS_COUNT]; 4],
+    };
     let mut y = 0;
     while y < crate::core::MAX_SIZE {
         let mut x = 0;
@@ -132,7 +135,10 @@ impl Lines {
     #[inline(always)]
     fn slot(p: Pos, d: usize) -> (usize, u32) {
         let m = &LINE_MAP;
-        (m.line[d][p.index()] as usize, 2 * (m.off[d][p.index()] as u32 + 5))
+        (
+            m.line[d][p.index()] as usize,
+            2 * (m.off[d][p.index()] as u32 + 5),
+        )
     }
 
     /// Puts `v` ([`BLACK`], [`WHITE`] or [`WALL`]) on the empty point `p`.
@@ -252,7 +258,10 @@ impl Board {
             colors: Vec::with_capacity(width * height),
             side: Color::Black,
             stones: 0,
-            combo_tables: [ComboTable::get(rule, Color::Black), ComboTable::get(rule, Color::White)],
+            combo_tables: [
+                ComboTable::get(rule, Color::Black),
+                ComboTable::get(rule, Color::White),
+            ],
         };
         b.refresh_all();
         Ok(b)
@@ -486,7 +495,9 @@ impl Board {
         self.update_around(p);
         self.rows[p.y() + 2] &= !(1 << (p.x() + 2));
         for c in 0..2 {
-            let code = self.lines.code(p, if c == 0 { Color::Black } else { Color::White });
+            let code = self
+                .lines
+                .code(p, if c == 0 { Color::Black } else { Color::White });
             let s = self.combo_tables[c].score(code);
             self.code[c][pi] = code;
             self.cell_score[c][pi] = s;
@@ -500,10 +511,9 @@ impl Board {
         let m = &LINE_MAP;
         let pi = p.index();
         let table = self.lines.table;
-        for d in 0..4 {
+        for (d, &delta) in DELTA.iter().enumerate() {
             let word = self.lines.words[d][m.line[d][pi] as usize];
             let off = m.off[d][pi] as i32;
-            let delta = DELTA[d];
             let shift = 4 * d as u32;
             let mask = !(0xFu16 << shift);
             for k in -5..=5i32 {
@@ -534,7 +544,11 @@ impl Board {
     /// Errors: [`CoordError::OffBoard`], [`CoordError::Occupied`].
     pub fn check_move(&self, p: Pos) -> Result<(), BoardError> {
         if !self.contains(p) {
-            return Err(CoordError::OffBoard(p.to_notation(), self.width, self.height));
+            return Err(CoordError::OffBoard(
+                p.to_notation(),
+                self.width,
+                self.height,
+            ));
         }
         if !self.is_empty(p) {
             return Err(CoordError::Occupied(p.to_notation()));
@@ -665,7 +679,9 @@ impl Board {
         if self.rule != Rule::Renju {
             return Vec::new();
         }
-        self.empty_points().filter_map(|p| self.forbidden(p).map(|k| (p, k))).collect()
+        self.empty_points()
+            .filter_map(|p| self.forbidden(p).map(|k| (p, k)))
+            .collect()
     }
 
     /// Draws the board as text, row `height` at the top (rules.md section 1), with column
@@ -674,7 +690,13 @@ impl Board {
     pub fn render(&self, marks: &[(Pos, char)]) -> String {
         let mut s = String::new();
         let letters: String = (0..self.width)
-            .map(|x| if x < 26 { format!(" {}", (b'a' + x as u8) as char) } else { "  ".to_string() })
+            .map(|x| {
+                if x < 26 {
+                    format!(" {}", (b'a' + x as u8) as char)
+                } else {
+                    "  ".to_string()
+                }
+            })
             .collect();
         s.push_str(&format!("   {}\n", letters));
         for y in (0..self.height).rev() {
@@ -724,7 +746,9 @@ impl Board {
             for dy in -2..=2i64 {
                 for dx in -2..=2i64 {
                     let (x, y) = (p.x() as i64 + dx, p.y() as i64 + dy);
-                    if self.contains_xy(x, y) && self.cell(Pos::new(x as usize, y as usize)) != EMPTY {
+                    if self.contains_xy(x, y)
+                        && self.cell(Pos::new(x as usize, y as usize)) != EMPTY
+                    {
                         n += 1;
                     }
                 }
@@ -738,7 +762,13 @@ impl Board {
             for c in [Color::Black, Color::White] {
                 let code = fresh.code(p, c);
                 if code != self.code(c, p) {
-                    return Err(format!("code of {} at {} differs: {:04x} vs {:04x}", c.name(), p, code, self.code(c, p)));
+                    return Err(format!(
+                        "code of {} at {} differs: {:04x} vs {:04x}",
+                        c.name(),
+                        p,
+                        code,
+                        self.code(c, p)
+                    ));
                 }
                 score[c.index()] += self.combo_tables[c.index()].score(code);
             }

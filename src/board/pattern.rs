@@ -118,14 +118,38 @@ impl WinRule {
     /// The win condition of `color` under `rule` (rules.md section 3, protocol.md §5.3).
     pub fn of(rule: Rule, color: Color) -> WinRule {
         match rule {
-            Rule::Freestyle => WinRule { exact: false, caro: false, forbidden: false },
-            Rule::Standard => WinRule { exact: true, caro: false, forbidden: false },
-            Rule::Renju => match color {
-                Color::Black => WinRule { exact: true, caro: false, forbidden: true },
-                Color::White => WinRule { exact: false, caro: false, forbidden: false },
+            Rule::Freestyle => WinRule {
+                exact: false,
+                caro: false,
+                forbidden: false,
             },
-            Rule::Caro => WinRule { exact: false, caro: true, forbidden: false },
-            Rule::CaroExact => WinRule { exact: true, caro: true, forbidden: false },
+            Rule::Standard => WinRule {
+                exact: true,
+                caro: false,
+                forbidden: false,
+            },
+            Rule::Renju => match color {
+                Color::Black => WinRule {
+                    exact: true,
+                    caro: false,
+                    forbidden: true,
+                },
+                Color::White => WinRule {
+                    exact: false,
+                    caro: false,
+                    forbidden: false,
+                },
+            },
+            Rule::Caro => WinRule {
+                exact: false,
+                caro: true,
+                forbidden: false,
+            },
+            Rule::CaroExact => WinRule {
+                exact: true,
+                caro: true,
+                forbidden: false,
+            },
         }
     }
 }
@@ -157,7 +181,11 @@ fn run_wins(line: &[Cell; WIN], i: usize, wr: WinRule) -> bool {
     }
     if wr.caro {
         let left = if a == 0 { Cell::Wall } else { line[a - 1] };
-        let right = if b + 1 >= WIN { Cell::Wall } else { line[b + 1] };
+        let right = if b + 1 >= WIN {
+            Cell::Wall
+        } else {
+            line[b + 1]
+        };
         return !(left == Cell::Opp && right == Cell::Opp);
     }
     true
@@ -252,7 +280,10 @@ pub struct Classifier {
 impl Classifier {
     /// A classifier for `wr` with an empty memo.
     pub fn new(wr: WinRule) -> Classifier {
-        Classifier { wr, memo: HashMap::new() }
+        Classifier {
+            wr,
+            memo: HashMap::new(),
+        }
     }
 
     /// The pattern of a window whose centre holds the new own stone (the centre is set to own
@@ -322,11 +353,17 @@ impl Classifier {
                 Pattern::StraightFour => {
                     // Continuous three when the added stone extends the run at an end.
                     let continuous = is_run_end(&m, e);
-                    let kind = if continuous { Pattern::OpenThree } else { Pattern::SplitThree };
+                    let kind = if continuous {
+                        Pattern::OpenThree
+                    } else {
+                        Pattern::SplitThree
+                    };
                     best_three = Some(best_three.map_or(kind, |b| b.max(kind)));
                 }
                 Pattern::DoubleFour if !wr.forbidden => {
-                    best_three = Some(best_three.map_or(Pattern::SplitThree, |b| b.max(Pattern::SplitThree)));
+                    best_three = Some(
+                        best_three.map_or(Pattern::SplitThree, |b| b.max(Pattern::SplitThree)),
+                    );
                 }
                 Pattern::Four | Pattern::DoubleFour => has_four = true,
                 Pattern::OpenThree | Pattern::SplitThree => has_three = true,
@@ -488,7 +525,10 @@ impl PatternTable {
 /// strings are padded with walls evenly on both sides around the `X`.
 pub fn classify_str(s: &str, rule: Rule, color: Color) -> Pattern {
     let chars: Vec<char> = s.chars().collect();
-    let c = chars.iter().position(|&ch| ch == 'X').expect("window needs an X");
+    let c = chars
+        .iter()
+        .position(|&ch| ch == 'X')
+        .expect("window needs an X");
     let mut l = [Cell::Wall; WIN];
     for (i, &ch) in chars.iter().enumerate() {
         let idx = HALF as isize + i as isize - c as isize;
@@ -555,13 +595,19 @@ mod tests {
         assert_eq!(classify_str("#xxXxxo", Rule::Caro, Color::Black), Five);
         assert_eq!(classify_str(".oxxXxx.", Rule::Caro, Color::Black), Five);
         assert_eq!(classify_str("oxxxXxxo", Rule::Caro, Color::Black), Five);
-        assert_eq!(classify_str("oxxxXxxo", Rule::CaroExact, Color::Black), Overline);
+        assert_eq!(
+            classify_str("oxxxXxxo", Rule::CaroExact, Color::Black),
+            Overline
+        );
     }
 
     #[test]
     fn renju_white_overline_wins() {
         assert_eq!(classify_str("..xxxXxx..", Rule::Renju, Color::White), Five);
-        assert_eq!(classify_str("..xxxXxx..", Rule::Renju, Color::Black), Overline);
+        assert_eq!(
+            classify_str("..xxxXxx..", Rule::Renju, Color::Black),
+            Overline
+        );
     }
 }
 

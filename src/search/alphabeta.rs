@@ -103,7 +103,9 @@ pub struct Searcher {
 impl Searcher {
     /// A searcher with a transposition table of at most `hash_bytes` bytes.
     pub fn new(hash_bytes: usize) -> Searcher {
-        Searcher { tt: Arc::new(TranspositionTable::new(hash_bytes)) }
+        Searcher {
+            tt: Arc::new(TranspositionTable::new(hash_bytes)),
+        }
     }
 
     /// Replaces the table with an empty one of at most `hash_bytes` bytes (the old one is
@@ -239,7 +241,10 @@ impl<'a> Worker<'a> {
             Node::FlexWin(p) => return self.instant(p, WIN - 3),
             Node::Lost => {
                 // Every move loses: block one five if we can, else any legal point.
-                let p = moves.first().map(|m| m.0).unwrap_or_else(|| super::quick_move(&self.board));
+                let p = moves
+                    .first()
+                    .map(|m| m.0)
+                    .unwrap_or_else(|| super::quick_move(&self.board));
                 return self.instant(p, -(WIN - 2));
             }
             Node::Moves { .. } => {}
@@ -258,9 +263,11 @@ impl<'a> Worker<'a> {
         }
         // A forced win by continuous fours ends the search at once.
         if self.id == 0 {
-            self.vcf.set_deadline(Some(self.shared.start + self.shared.hard / 4));
+            self.vcf
+                .set_deadline(Some(self.shared.start + self.shared.hard / 4));
             let budget = ROOT_VCF_NODES.min(self.shared.max_nodes);
-            if let VcfOutcome::Win(line) = self.vcf.solve(&mut self.board, budget, self.shared.stop) {
+            if let VcfOutcome::Win(line) = self.vcf.solve(&mut self.board, budget, self.shared.stop)
+            {
                 if !self.excluded.contains(&line[0]) {
                     let plies = vcf_line_plies(&mut self.board, &line);
                     let mut r = self.instant(line[0], WIN - plies);
@@ -274,11 +281,18 @@ impl<'a> Worker<'a> {
         moves.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         self.root_moves = moves
             .iter()
-            .map(|&(pos, order)| RootMove { pos, score: -WIN, order })
+            .map(|&(pos, order)| RootMove {
+                pos,
+                score: -WIN,
+                order,
+            })
             .collect();
         result.best = self.root_moves[0].pos;
         result.pv = vec![result.best];
-        let max_depth = limits.max_depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
+        let max_depth = limits
+            .max_depth
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .clamp(1, MAX_PLY as i32 - 8);
         let mut prev_score: i32 = 0;
         let start_depth = 1 + (self.id % 2) as i32;
         let mut depth = start_depth;
@@ -337,7 +351,9 @@ impl<'a> Worker<'a> {
                 };
                 on_info(&info);
                 // A proven result needs no deeper search.
-                if score.abs() >= WIN_THRESHOLD && depth > super::mate_plies(score).unwrap_or(0).abs() + 2 {
+                if score.abs() >= WIN_THRESHOLD
+                    && depth > super::mate_plies(score).unwrap_or(0).abs() + 2
+                {
                     break;
                 }
                 // Soft limit: the next iteration would take several times longer.
@@ -353,7 +369,14 @@ impl<'a> Worker<'a> {
     }
 
     fn instant(&mut self, p: Pos, score: i32) -> SearchResult {
-        SearchResult { best: p, score, depth: 0, nodes: self.nodes, time_ms: 0, pv: vec![p] }
+        SearchResult {
+            best: p,
+            score,
+            depth: 0,
+            nodes: self.nodes,
+            time_ms: 0,
+            pv: vec![p],
+        }
     }
 
     fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
@@ -362,7 +385,12 @@ impl<'a> Worker<'a> {
         // Stable order: last iteration's best first, then by score, then by order.
         if depth > 1 {
             let first = self.root_moves[0];
-            self.root_moves[1..].sort_by(|a, b| b.score.cmp(&a.score).then(b.order.cmp(&a.order)).then(a.pos.cmp(&b.pos)));
+            self.root_moves[1..].sort_by(|a, b| {
+                b.score
+                    .cmp(&a.score)
+                    .then(b.order.cmp(&a.order))
+                    .then(a.pos.cmp(&b.pos))
+            });
             self.root_moves[0] = first;
         }
         for i in 0..self.root_moves.len() {
@@ -404,7 +432,14 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn search(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool) -> i32 {
+    fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
         // Step 1.
         self.nodes += 1;
         self.poll();
@@ -435,7 +470,9 @@ impl<'a> Worker<'a> {
             Node::Win(_) => return WIN - ply_i - 1,
             Node::Lost => return -(WIN - ply_i - 2),
             Node::FlexWin(_) => return WIN - ply_i - 3,
-            Node::Moves { forced, defending, .. } => (forced, defending),
+            Node::Moves {
+                forced, defending, ..
+            } => (forced, defending),
         };
         if moves.is_empty() {
             return -(WIN - ply_i - 2);
@@ -488,7 +525,12 @@ impl<'a> Worker<'a> {
                 && self.board.combo(opp, p) < Combo::Three
                 && p != tt_move;
             // Move-count pruning at shallow depth for quiet moves.
-            if quiet && !pv_node && depth <= 3 && i >= 4 + 3 * depth as usize && best > -WIN_THRESHOLD {
+            if quiet
+                && !pv_node
+                && depth <= 3
+                && i >= 4 + 3 * depth as usize
+                && best > -WIN_THRESHOLD
+            {
                 break;
             }
             let _ = order;
@@ -553,7 +595,9 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(key, best_move, score_to_tt(best, ply_i), 0, depth, bound);
+        self.shared
+            .tt
+            .store(key, best_move, score_to_tt(best, ply_i), 0, depth, bound);
         best
     }
 }

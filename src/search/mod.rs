@@ -29,7 +29,12 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { budget: Budget::UNLIMITED, max_depth: None, max_nodes: None, excluded: Vec::new() }
+        Limits {
+            budget: Budget::UNLIMITED,
+            max_depth: None,
+            max_nodes: None,
+            excluded: Vec::new(),
+        }
     }
 }
 

@@ -111,7 +111,11 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
     if board.ply() == 0 && board.stone_count() == 0 {
         let p = Pos::new(board.width() / 2, board.height() / 2);
         out.push((p, 0));
-        return Node::Moves { forced: true, defending: false, fours: 0 };
+        return Node::Moves {
+            forced: true,
+            defending: false,
+            fours: 0,
+        };
     }
     let my_table = board.combo_table(me);
     let opp_table = board.combo_table(opp);
@@ -156,7 +160,11 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
         for p in board.empty_points() {
             out.push((p, 0));
         }
-        return Node::Moves { forced: false, defending: false, fours: 0 };
+        return Node::Moves {
+            forced: false,
+            defending: false,
+            fours: 0,
+        };
     }
     if !opp_fives.is_empty() {
         out.clear();
@@ -168,7 +176,11 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
         if opp_fives.len() >= 2 || out.is_empty() {
             return Node::Lost;
         }
-        return Node::Moves { forced: true, defending: true, fours: my_fours };
+        return Node::Moves {
+            forced: true,
+            defending: true,
+            fours: my_fours,
+        };
     }
     if !my_flex.is_none() && !opp_has_four {
         return Node::FlexWin(my_flex);
@@ -177,15 +189,25 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
     if opp_flex {
         out.retain(|&mut (p, _)| {
             let mc = board.combo(me, p);
-            mc >= Combo::Four && mc != Combo::DoubleThree || has_four_line(board, me, p) || has_four_line(board, opp, p)
+            mc >= Combo::Four && mc != Combo::DoubleThree
+                || has_four_line(board, me, p)
+                || has_four_line(board, opp, p)
         });
         if renju_me {
             out.retain(|&mut (p, _)| !is_foul(board, me, p, board.combo(me, p)));
         }
-        return Node::Moves { forced: false, defending: true, fours: my_fours };
+        return Node::Moves {
+            forced: false,
+            defending: true,
+            fours: my_fours,
+        };
     }
     if renju_me {
         out.retain(|&mut (p, _)| !is_foul(board, me, p, board.combo(me, p)));
     }
-    Node::Moves { forced: false, defending: false, fours: my_fours }
+    Node::Moves {
+        forced: false,
+        defending: false,
+        fours: my_fours,
+    }
 }

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 /// Path of a file in `tests/data/`.
 pub fn data_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
 }
 
 /// One case line: its id, size and `key=value` fields (the `src=` field runs to the end).
@@ -18,7 +20,10 @@ pub struct Case {
 
 impl Case {
     pub fn get(&self, k: &str) -> &str {
-        self.fields.get(k).map(|s| s.as_str()).unwrap_or_else(|| panic!("{}: no field {}", self.id, k))
+        self.fields
+            .get(k)
+            .map(|s| s.as_str())
+            .unwrap_or_else(|| panic!("{}: no field {}", self.id, k))
     }
 }
 
