@@ -1,7 +1,8 @@
 //! Static evaluation from the board's incremental point scores.
 //!
 //! Every empty point carries, for each colour, a score of the shapes a stone there would
-//! make ([`crate::board::combo`]); the board keeps the sums. The evaluation is the side to
+//! make ([`crate::board::combo`]); the evaluation sums them over the move candidates (the
+//! move generator does this while it scans, so a leaf costs no extra pass). The evaluation is the side to
 //! move's sum against the opponent's, with the side to move's potential weighted higher since
 //! it moves first. Units: roughly 40 per open three; wins are outside this range
 //! ([`crate::search::WIN`]).
@@ -11,12 +12,16 @@ use crate::board::Board;
 /// Largest magnitude of a static evaluation.
 pub const EVAL_LIMIT: i32 = 20_000;
 
-/// Static evaluation of `board` from the side to move's view.
-#[inline]
+/// Static evaluation of `board` from the side to move's view (O(candidate points)).
 pub fn evaluate(board: &Board) -> i32 {
     let me = board.side_to_move();
-    let mine = board.score(me);
-    let theirs = board.score(me.opponent());
+    combine(board.score(me), board.score(me.opponent()))
+}
+
+/// The evaluation from the side to move's point-score sum `mine` and the opponent's
+/// `theirs` (both over the move candidates).
+#[inline]
+pub fn combine(mine: i32, theirs: i32) -> i32 {
     let v = (mine * 6 - theirs * 5) / 4 + 8;
     v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }

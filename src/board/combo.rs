@@ -167,8 +167,8 @@ pub fn combine(pats: [Pattern; 4], forbidden_rules: bool) -> Combo {
 
 /// Per rule and colour: the combo and the score of every 16-bit code.
 pub struct ComboTable {
-    combo: Box<[Combo]>,
-    score: Box<[i16]>,
+    combo: Box<[Combo; 1 << 16]>,
+    score: Box<[i16; 1 << 16]>,
 }
 
 impl ComboTable {
@@ -188,8 +188,8 @@ impl ComboTable {
             score.push(s.clamp(i16::MIN as Score, i16::MAX as Score) as i16);
         }
         ComboTable {
-            combo: combo.into_boxed_slice(),
-            score: score.into_boxed_slice(),
+            combo: combo.into_boxed_slice().try_into().expect("65536 combos"),
+            score: score.into_boxed_slice().try_into().expect("65536 scores"),
         }
     }
 

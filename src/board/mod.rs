@@ -6,7 +6,6 @@
 //! - For every empty point `p` and colour `c`, `code[c][p]` holds the four [`Pattern`]s that a
 //!   stone of `c` at `p` would make, one nibble per direction, as the rule's
 //!   [`PatternTable`] gives them for the current lines.
-//! - `score[c]` is the sum over empty points of [`ComboTable::score`] of `code[c][p]`.
 //! - `hash` is the XOR of the Zobrist keys of the stones (the side to move is not included;
 //!   it follows from the stone count).
 //! - `rows[y + 2]` has bit `x + 2` set for every occupied point `(x, y)`.
@@ -203,6 +202,13 @@ impl Lines {
     }
 }
 
+/// The state of one point before a move changed it (for undo).
+#[derive(Clone, Copy)]
+struct UndoPoint {
+    q: u16,
+    code: [u16; 2],
+}
+
 /// Result of the game after a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
@@ -225,8 +231,10 @@ pub struct Board {
     rule: Rule,
     lines: Lines,
     code: [[u16; POS_COUNT]; 2],
-    cell_score: [[Score; POS_COUNT]; 2],
-    score: [Score; 2],
+    /// Old codes of the points a move changed, for [`Board::undo`].
+    undo_points: Vec<UndoPoint>,
+    /// Per move: the height of `undo_points` before it.
+    undo_moves: Vec<u32>,
     /// Occupied points by row: bit `x + 2` of `rows[y + 2]`, with two empty margin rows and
     /// columns so that 5x5 windows need no bounds checks.
     rows: [u32; crate::core::MAX_SIZE + 4],
@@ -250,8 +258,8 @@ impl Board {
             rule,
             lines: Lines::new(width, height, rule),
             code: [[0; POS_COUNT]; 2],
-            cell_score: [[0; POS_COUNT]; 2],
-            score: [0; 2],
+            undo_points: Vec::with_capacity(41 * 64),
+            undo_moves: Vec::with_capacity(width * height),
             rows: [0; crate::core::MAX_SIZE + 4],
             hash: 0,
             moves: Vec::with_capacity(width * height),
@@ -267,22 +275,16 @@ impl Board {
         Ok(b)
     }
 
-    /// Recomputes every code and score from the lines.
+    /// Recomputes every code from the lines.
     fn refresh_all(&mut self) {
-        self.score = [0; 2];
         let pts: Vec<Pos> = self.points().collect();
         for p in pts {
             for c in [Color::Black, Color::White] {
-                if self.lines.cells[p.index()] == EMPTY {
-                    let code = self.lines.code(p, c);
-                    let s = self.combo_tables[c.index()].score(code);
-                    self.code[c.index()][p.index()] = code;
-                    self.cell_score[c.index()][p.index()] = s;
-                    self.score[c.index()] += s;
+                self.code[c.index()][p.index()] = if self.lines.cells[p.index()] == EMPTY {
+                    self.lines.code(p, c)
                 } else {
-                    self.code[c.index()][p.index()] = 0;
-                    self.cell_score[c.index()][p.index()] = 0;
-                }
+                    0
+                };
             }
         }
     }
@@ -400,10 +402,20 @@ impl Board {
     pub fn combo(&self, c: Color, p: Pos) -> Combo {
         self.combo_tables[c.index()].combo(self.code[c.index()][p.index()])
     }
-    /// Sum of the point scores of colour `c` over the empty points.
-    #[inline]
+    /// Sum of the point scores ([`ComboTable::score`]) of colour `c` over the move
+    /// candidates (empty points with a stone in the 5x5 square around them). O(candidates).
     pub fn score(&self, c: Color) -> Score {
-        self.score[c.index()]
+        let table = self.combo_tables[c.index()];
+        let mut sum = 0;
+        for (y, &row) in self.candidate_rows().iter().enumerate().take(self.height) {
+            let mut bits = row;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                sum += table.score(self.code[c.index()][Pos::new(x, y).index()]);
+            }
+        }
+        sum
     }
     /// The point-score table of colour `c`.
     #[inline]
@@ -458,27 +470,33 @@ impl Board {
         self.colors.push(c);
         self.side = c.opponent();
         self.hash ^= zobrist(c, p);
-        self.place(p, stone(c));
+        self.undo_moves.push(self.undo_points.len() as u32);
+        self.place::<true>(p, stone(c));
     }
 
     /// Puts a stone that belongs to nobody (protocol `BOARD` field 3) on empty point `p`: it
     /// blocks lines but is not a move.
     pub fn put_wall(&mut self, p: Pos) {
-        self.place(p, WALL);
+        self.place::<false>(p, WALL);
         self.hash ^= zobrist(Color::Black, p) ^ zobrist(Color::White, p);
     }
 
+    /// Puts `v` on `p` and updates every incremental structure; with `SAVE` the old codes
+    /// and scores of the changed points go on the undo stack.
     #[inline(always)]
-    fn place(&mut self, p: Pos, v: u8) {
+    fn place<const SAVE: bool>(&mut self, p: Pos, v: u8) {
         let pi = p.index();
-        for c in 0..2 {
-            self.score[c] -= self.cell_score[c][pi];
-            self.cell_score[c][pi] = 0;
-            self.code[c][pi] = 0;
+        if SAVE {
+            self.undo_points.push(UndoPoint {
+                q: pi as u16,
+                code: [self.code[0][pi], self.code[1][pi]],
+            });
         }
+        self.code[0][pi] = 0;
+        self.code[1][pi] = 0;
         self.lines.set(p, v);
         self.stones += 1;
-        self.update_around(p);
+        self.update_around::<SAVE>(p);
         self.rows[p.y() + 2] |= 1 << (p.x() + 2);
     }
 
@@ -487,27 +505,22 @@ impl Board {
     pub fn undo(&mut self) {
         let Some(p) = self.moves.pop() else { return };
         let c = self.colors.pop().unwrap_or(Color::Black);
+        let height = self.undo_moves.pop().expect("one undo record per move");
         self.side = c;
         self.hash ^= zobrist(c, p);
-        let pi = p.index();
         self.lines.clear(p);
         self.stones -= 1;
-        self.update_around(p);
         self.rows[p.y() + 2] &= !(1 << (p.x() + 2));
-        for c in 0..2 {
-            let code = self
-                .lines
-                .code(p, if c == 0 { Color::Black } else { Color::White });
-            let s = self.combo_tables[c].score(code);
-            self.code[c][pi] = code;
-            self.cell_score[c][pi] = s;
-            self.score[c] += s;
+        for u in self.undo_points.drain(height as usize..).rev() {
+            let q = u.q as usize & (POS_COUNT - 1);
+            self.code[0][q] = u.code[0];
+            self.code[1][q] = u.code[1];
         }
     }
 
     /// Re-reads the patterns of the empty points within five of `p` on its four lines.
     #[inline(always)]
-    fn update_around(&mut self, p: Pos) {
+    fn update_around<const SAVE: bool>(&mut self, p: Pos) {
         let m = &LINE_MAP;
         let pi = p.index();
         let table = self.lines.table;
@@ -520,21 +533,27 @@ impl Board {
                 if k == 0 {
                     continue;
                 }
-                let q = (pi as i32 + k * delta) as usize;
+                // Masking keeps the index provably in bounds (it always is: PAD >= 5).
+                let q = ((pi as i32 + k * delta) as usize) & (POS_COUNT - 1);
                 if self.lines.cells[q] != EMPTY {
                     continue;
                 }
                 let pair = table.lookup(pattern::window_key(word, (off + k) as usize));
-                let nb = (self.code[0][q] & mask) | (((pair & 0xF) as u16) << shift);
-                let nw = (self.code[1][q] & mask) | (((pair >> 4) as u16) << shift);
+                let ob = self.code[0][q];
+                let ow = self.code[1][q];
+                let nb = (ob & mask) | (((pair & 0xF) as u16) << shift);
+                let nw = (ow & mask) | (((pair >> 4) as u16) << shift);
+                if nb == ob && nw == ow {
+                    continue;
+                }
+                if SAVE {
+                    self.undo_points.push(UndoPoint {
+                        q: q as u16,
+                        code: [ob, ow],
+                    });
+                }
                 self.code[0][q] = nb;
                 self.code[1][q] = nw;
-                let sb = self.combo_tables[0].score(nb);
-                let sw = self.combo_tables[1].score(nw);
-                self.score[0] += sb - self.cell_score[0][q];
-                self.score[1] += sw - self.cell_score[1][q];
-                self.cell_score[0][q] = sb;
-                self.cell_score[1][q] = sw;
             }
         }
     }
@@ -721,7 +740,6 @@ impl Board {
     /// Recomputes codes, scores, `near` and the hash from scratch and compares them with the
     /// incremental ones (for tests). Returns a description of the first difference.
     pub fn verify_incremental(&self) -> Result<(), String> {
-        let mut score = [0 as Score; 2];
         let mut hash = 0u64;
         for (&p, &c) in self.moves.iter().zip(&self.colors) {
             hash ^= zobrist(c, p);
@@ -770,11 +788,7 @@ impl Board {
                         self.code(c, p)
                     ));
                 }
-                score[c.index()] += self.combo_tables[c.index()].score(code);
             }
-        }
-        if score != self.score {
-            return Err(format!("score differs: {:?} vs {:?}", score, self.score));
         }
         Ok(())
     }

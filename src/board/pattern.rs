@@ -426,7 +426,7 @@ pub const KEY_COUNT: usize = 1 << 20;
 /// The per-rule lookup table: for each 20-bit key, black's pattern in the low nibble and
 /// white's in the high nibble. 1 MiB per rule.
 pub struct PatternTable {
-    data: Box<[u8]>,
+    data: Box<[u8; KEY_COUNT]>,
 }
 
 impl PatternTable {
@@ -491,7 +491,9 @@ impl PatternTable {
                 *slot |= matrix[l * n + r] << shift;
             }
         }
-        PatternTable { data }
+        PatternTable {
+            data: data.try_into().expect("2^20 keys"),
+        }
     }
 
     /// The table of `rule`, built on first use (tens of milliseconds) and shared.

@@ -105,17 +105,25 @@ fn is_foul(board: &Board, me: Color, p: Pos, combo: Combo) -> bool {
 
 /// Classifies the node and fills `out` with its moves and ordering scores (unsorted).
 pub fn generate(board: &Board, out: &mut MoveList) -> Node {
+    generate_with_eval(board, out).0
+}
+
+/// [`generate`], also returning the static evaluation of the node
+/// ([`crate::eval::combine`] of the point-score sums over the candidates it scanned; only
+/// meaningful when the node is [`Node::Moves`]).
+pub fn generate_with_eval(board: &Board, out: &mut MoveList) -> (Node, i32) {
     out.clear();
     let me = board.side_to_move();
     let opp = me.opponent();
     if board.ply() == 0 && board.stone_count() == 0 {
         let p = Pos::new(board.width() / 2, board.height() / 2);
         out.push((p, 0));
-        return Node::Moves {
+        let node = Node::Moves {
             forced: true,
             defending: false,
             fours: 0,
         };
+        return (node, 0);
     }
     let my_table = board.combo_table(me);
     let opp_table = board.combo_table(opp);
@@ -124,6 +132,7 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
     let mut opp_has_four = false;
     let mut opp_flex = false;
     let mut my_fours = 0u32;
+    let (mut my_sum, mut opp_sum) = (0, 0);
     let mut all_empty_far = true;
     let rows = board.candidate_rows();
     for (y, &row) in rows.iter().enumerate().take(board.height()) {
@@ -133,11 +142,17 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
             bits &= bits - 1;
             let p = Pos::new(x, y);
             all_empty_far = false;
-            let mc = my_table.combo(board.code(me, p));
+            let my_code = board.code(me, p);
+            let opp_code = board.code(opp, p);
+            let mc = my_table.combo(my_code);
             if mc == Combo::Five {
-                return Node::Win(p);
+                return (Node::Win(p), 0);
             }
-            let oc = opp_table.combo(board.code(opp, p));
+            let oc = opp_table.combo(opp_code);
+            let my_score = my_table.score(my_code);
+            let opp_score = opp_table.score(opp_code);
+            my_sum += my_score;
+            opp_sum += opp_score;
             if oc == Combo::Five {
                 opp_fives.push(p);
             } else if oc == Combo::Flex4 {
@@ -149,9 +164,7 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
             if mc == Combo::Flex4 && my_flex.is_none() {
                 my_flex = p;
             }
-            let score = attack_value(mc)
-                + defend_value(oc)
-                + (my_table.score(board.code(me, p)) + opp_table.score(board.code(opp, p))) / 4;
+            let score = attack_value(mc) + defend_value(oc) + (my_score + opp_score) / 4;
             out.push((p, score));
         }
     }
@@ -160,12 +173,14 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
         for p in board.empty_points() {
             out.push((p, 0));
         }
-        return Node::Moves {
+        let node = Node::Moves {
             forced: false,
             defending: false,
             fours: 0,
         };
+        return (node, 0);
     }
+    let eval = crate::eval::combine(my_sum, opp_sum);
     if !opp_fives.is_empty() {
         out.clear();
         for &p in &opp_fives {
@@ -174,16 +189,17 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
             }
         }
         if opp_fives.len() >= 2 || out.is_empty() {
-            return Node::Lost;
+            return (Node::Lost, eval);
         }
-        return Node::Moves {
+        let node = Node::Moves {
             forced: true,
             defending: true,
             fours: my_fours,
         };
+        return (node, eval);
     }
     if !my_flex.is_none() && !opp_has_four {
-        return Node::FlexWin(my_flex);
+        return (Node::FlexWin(my_flex), eval);
     }
     let renju_me = board.rule().has_forbidden(me);
     if opp_flex {
@@ -196,18 +212,20 @@ pub fn generate(board: &Board, out: &mut MoveList) -> Node {
         if renju_me {
             out.retain(|&mut (p, _)| !is_foul(board, me, p, board.combo(me, p)));
         }
-        return Node::Moves {
+        let node = Node::Moves {
             forced: false,
             defending: true,
             fours: my_fours,
         };
+        return (node, eval);
     }
     if renju_me {
         out.retain(|&mut (p, _)| !is_foul(board, me, p, board.combo(me, p)));
     }
-    Node::Moves {
+    let node = Node::Moves {
         forced: false,
         defending: false,
         fours: my_fours,
-    }
+    };
+    (node, eval)
 }
