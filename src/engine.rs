@@ -13,13 +13,15 @@ pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 
 /// Estimated resident memory of the process apart from the transposition table and the
 /// search threads, in bytes: code, libraries, pattern tables, the protocol's buffers and its
-/// search thread. Measured on Linux x86-64 as about 6 MiB of `VmRSS` with a 1 MiB table;
-/// rounded up for allocator slack.
+/// search thread, the pool that clears the table. Measured on Linux x86-64 (`VmHWM` over
+/// whole protocol games, `tests/memory_protocol.rs`) at about 6 MiB; doubled for other
+/// platforms and allocator slack.
 pub const BASE_MEMORY_BYTES: usize = 12 << 20;
 
 /// Estimated resident memory of each search thread, in bytes: the touched part of its stack
-/// (recursion to at most 128 plies), its board copy and its history, killer
-/// and PV tables, plus room for a per-thread threat-solver table.
+/// (recursion to at most 128 plies), its board copy, its history, killer and PV tables and
+/// any threat-solver table. Measured at under 1 MiB per thread (1 to 8 threads, Linux
+/// x86-64); the estimate leaves room for per-thread solver tables.
 pub const THREAD_MEMORY_BYTES: usize = 4 << 20;
 
 /// Engine options that persist across games (set by `INFO` keys or CLI flags).

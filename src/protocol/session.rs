@@ -185,16 +185,25 @@ impl Default for Settings {
 
 impl Settings {
     /// The transposition table size these settings ask for, in bytes: `hash_size` KiB if
-    /// given; else 60 % of `max_memory` (350 MiB when it is 0) minus [`MEMORY_OVERHEAD`];
-    /// clamped to [`MIN_HASH_BYTES`]..=[`MAX_HASH_BYTES`]. `None` when neither key was
-    /// received (the engine keeps its default).
+    /// given; else 60 % of `max_memory` (350 MiB when it is 0) minus [`MEMORY_OVERHEAD`],
+    /// and never more than `max_memory` minus the engine's estimate of its other memory for
+    /// the thread count in force ([`Engine::memory_overhead`]); clamped to
+    /// [`MIN_HASH_BYTES`]..=[`MAX_HASH_BYTES`]. `None` when neither key was received (the
+    /// engine keeps its default).
     pub fn hash_bytes(&self) -> Option<usize> {
         let bytes = if let Some(kib) = self.hash_kib {
             (kib as u64).saturating_mul(1024)
         } else {
             let m = self.max_memory?;
             let basis = if m == 0 { DEFAULT_MAX_MEMORY } else { m as u64 };
-            (basis / 10 * 6).saturating_sub(MEMORY_OVERHEAD)
+            let threads = match self.threads {
+                Some(t) => (t.max(1) as u64).min(MAX_THREADS as u64) as usize,
+                None => crate::engine::Options::default().threads,
+            };
+            let rest = Engine::memory_overhead(threads) as u64;
+            (basis / 10 * 6)
+                .saturating_sub(MEMORY_OVERHEAD)
+                .min(basis.saturating_sub(rest))
         };
         let b = bytes.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
         Some(b.min(usize::MAX as u64) as usize)

@@ -1,0 +1,137 @@
+//! Measurement, not a test: speed of the parallel search on 1 and 2 threads over the `bench`
+//! positions (every rule). Ignored by default; run in release on a quiet machine:
+//!
+//! ```text
+//! cargo test --release --test parallel_bench -- --ignored --nocapture
+//! ```
+//!
+//! For each position and thread count it reports (median of `SMP_REPS` runs, default 3):
+//! - nodes per second of a search stopped after a fixed node count (`SMP_NODES`, default
+//!   1 000 000; all threads' nodes count), on a cleared 16 MiB table;
+//! - wall time and nodes to complete a fixed depth (`SMP_DEPTH`, default 8).
+//!
+//! The machine's load average (`/proc/loadavg`) is printed before and after, since other
+//! processes on the same cores distort every figure. Nothing is asserted.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+use tianyuan::bench::{BENCH_HASH_BYTES, POSITIONS};
+use tianyuan::board::Board;
+use tianyuan::core::parse_point_list;
+use tianyuan::engine::{Engine, Options};
+use tianyuan::search::Limits;
+use tianyuan::time::Budget;
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into())
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// One search from a cleared table: (seconds, nodes, completed depth).
+fn run(engine: &mut Engine, board: &Board, limits: &Limits) -> (f64, u64, i32) {
+    engine.clear();
+    let t = Instant::now();
+    let r = engine.think(board, limits, &AtomicBool::new(false), &mut |_| {});
+    (t.elapsed().as_secs_f64(), r.nodes, r.depth)
+}
+
+#[test]
+#[ignore]
+fn smp_speedup() {
+    let reps: usize = env_or("SMP_REPS", 3);
+    let node_limit: u64 = env_or("SMP_NODES", 1_000_000);
+    let depth: i32 = env_or("SMP_DEPTH", 8);
+    println!(
+        "load average before: {}; {} reps, {} nodes, depth {}",
+        loadavg(),
+        reps,
+        node_limit,
+        depth
+    );
+    println!(
+        "{:<16} {:>9} {:>9} {:>6} | {:>8} {:>8} {:>6} {:>9} {:>9}",
+        "position",
+        "nps 1t",
+        "nps 2t",
+        "ratio",
+        "d-ms 1t",
+        "d-ms 2t",
+        "ratio",
+        "nodes 1t",
+        "nodes 2t"
+    );
+    let mut engines = [1usize, 2].map(|threads| {
+        Engine::new(Options {
+            threads,
+            hash_bytes: BENCH_HASH_BYTES,
+        })
+    });
+    let (mut log_nps, mut log_depth, mut n) = (0.0f64, 0.0f64, 0);
+    for &(name, rule, size, moves) in POSITIONS {
+        let mut board = Board::new(size, size, rule).unwrap();
+        board
+            .play_all(&parse_point_list(moves, size, size).unwrap())
+            .unwrap();
+        let nodes_limits = Limits {
+            budget: Budget::UNLIMITED,
+            max_nodes: Some(node_limit),
+            ..Limits::default()
+        };
+        let depth_limits = Limits {
+            budget: Budget::UNLIMITED,
+            max_depth: Some(depth),
+            ..Limits::default()
+        };
+        let mut nps = [0.0; 2];
+        let mut depth_ms = [0.0; 2];
+        let mut depth_nodes = [0.0; 2];
+        for (i, e) in engines.iter_mut().enumerate() {
+            let mut v = Vec::new();
+            let (mut t, mut k) = (Vec::new(), Vec::new());
+            for _ in 0..reps {
+                let (s, nodes, _) = run(e, &board, &nodes_limits);
+                v.push(nodes as f64 / s);
+                let (s, nodes, _) = run(e, &board, &depth_limits);
+                t.push(s * 1000.0);
+                k.push(nodes as f64);
+            }
+            nps[i] = median(v);
+            depth_ms[i] = median(t);
+            depth_nodes[i] = median(k);
+        }
+        println!(
+            "{:<16} {:>9.0} {:>9.0} {:>6.2} | {:>8.0} {:>8.0} {:>6.2} {:>9.0} {:>9.0}",
+            name,
+            nps[0],
+            nps[1],
+            nps[1] / nps[0],
+            depth_ms[0],
+            depth_ms[1],
+            depth_ms[0] / depth_ms[1],
+            depth_nodes[0],
+            depth_nodes[1]
+        );
+        log_nps += (nps[1] / nps[0]).ln();
+        log_depth += (depth_ms[0] / depth_ms[1]).ln();
+        n += 1;
+    }
+    println!(
+        "geometric mean: nps 2t/1t {:.2}, time-to-depth speedup 1t/2t {:.2}",
+        (log_nps / n as f64).exp(),
+        (log_depth / n as f64).exp()
+    );
+    println!("load average after: {}", loadavg());
+}
