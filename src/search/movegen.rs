@@ -105,13 +105,15 @@ fn is_foul(board: &Board, me: Color, p: Pos, combo: Combo) -> bool {
 
 /// Classifies the node and fills `out` with its moves and ordering scores (unsorted).
 pub fn generate(board: &Board, out: &mut MoveList) -> Node {
-    generate_with_eval(board, out).0
+    generate_with_eval(board, out, false).0
 }
 
 /// [`generate`], also returning the static evaluation of the node
 /// ([`crate::eval::combine`] of the point-score sums over the candidates it scanned; only
-/// meaningful when the node is [`Node::Moves`]).
-pub fn generate_with_eval(board: &Board, out: &mut MoveList) -> (Node, i32) {
+/// meaningful when the node is [`Node::Moves`]). With `leaf`, the moves of an unforced
+/// node are not listed (a leaf only needs the verdict and the evaluation; forced blocks are
+/// still listed).
+pub fn generate_with_eval(board: &Board, out: &mut MoveList, leaf: bool) -> (Node, i32) {
     out.clear();
     let me = board.side_to_move();
     let opp = me.opponent();
@@ -164,8 +166,10 @@ pub fn generate_with_eval(board: &Board, out: &mut MoveList) -> (Node, i32) {
             if mc == Combo::Flex4 && my_flex.is_none() {
                 my_flex = p;
             }
-            let score = attack_value(mc) + defend_value(oc) + (my_score + opp_score) / 4;
-            out.push((p, score));
+            if !leaf {
+                let score = attack_value(mc) + defend_value(oc) + (my_score + opp_score) / 4;
+                out.push((p, score));
+            }
         }
     }
     if all_empty_far {
