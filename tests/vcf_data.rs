@@ -93,3 +93,134 @@ fn vcf_debug_one() {
     let r = VcfSolver::new().solve(&mut b, NODES, &AtomicBool::new(false));
     println!("{:?} first {:?}", r, c.first_moves);
 }
+
+/// VCT on the `vcf=no` positions (VCT puzzles). `VCT_MS` (default 1000) per position,
+/// `VCT_LIMIT` positions at most. Prints the success rate; every win must replay.
+#[test]
+#[ignore]
+fn vct_on_vcf_no_positions() {
+    let ms: u64 = std::env::var("VCT_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let limit: usize = std::env::var("VCT_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(usize::MAX);
+    let stop = AtomicBool::new(false);
+    let mut solver = tianyuan::search::threat::vct::VctSolver::new();
+    let (mut wins, mut none, mut unknown, mut n) = (0, 0, 0, 0);
+    let mut bad = Vec::new();
+    let t0 = Instant::now();
+    for c in vcf_cases().iter().filter(|c| !c.vcf).take(limit) {
+        n += 1;
+        let mut b = c.board.clone();
+        let t = Instant::now();
+        let r = solver.solve(
+            &mut b,
+            u64::MAX,
+            Some(t + std::time::Duration::from_millis(ms)),
+            &stop,
+        );
+        match &r {
+            VcfOutcome::Win(line) => {
+                wins += 1;
+                if let Err(e) = threat_util::check_vct_line(&c.board, line) {
+                    bad.push(format!("{}: {:?}: {}", c.id, line, e));
+                }
+            }
+            VcfOutcome::None => none += 1,
+            VcfOutcome::Unknown => unknown += 1,
+        }
+        if std::env::var("VCT_VERBOSE").is_ok() {
+            println!(
+                "{} {:?} {} nodes {:.0} ms",
+                c.id,
+                r,
+                solver.nodes(),
+                t.elapsed().as_secs_f64() * 1000.0
+            );
+        }
+    }
+    println!(
+        "VCT within {} ms: {} of {} vcf=no positions won ({} none, {} unknown), {:.1} s",
+        ms,
+        wins,
+        n,
+        none,
+        unknown,
+        t0.elapsed().as_secs_f64()
+    );
+    assert!(bad.is_empty(), "bad lines:\n{}", bad.join("\n"));
+}
+
+#[test]
+#[ignore]
+fn vct_debug_one() {
+    let id = std::env::var("VCFID").unwrap();
+    let c = vcf_cases().into_iter().find(|c| c.id == id).unwrap();
+    let mut b = c.board.clone();
+    println!("{}", b.render(&[]));
+    let r = tianyuan::search::threat::vct(&mut b, 10_000_000, None, &AtomicBool::new(false));
+    println!("{:?}", r);
+}
+
+/// Brute-force "win in 3" search: attacker moves p such that every legal defender reply leaves
+/// the attacker a VCF.
+#[test]
+#[ignore]
+fn vct_debug_three_ply() {
+    let id = std::env::var("VCFID").unwrap();
+    let c = vcf_cases().into_iter().find(|c| c.id == id).unwrap();
+    let mut b = c.board.clone();
+    if let Ok(pre) = std::env::var("PRE") {
+        for m in tianyuan::core::parse_point_list(&pre, 15, 15).unwrap() {
+            b.make(m);
+        }
+    }
+    let a = b.side_to_move();
+    let d = a.opponent();
+    let stop = AtomicBool::new(false);
+    let mut s = VcfSolver::new();
+    let pts: Vec<_> = b.empty_points().collect();
+    for &p in &pts {
+        if !threat_util::legal(&b, a, p) || b.near(p) == 0 {
+            continue;
+        }
+        let pat: Vec<_> = (0..4).map(|k| b.pattern(a, p, k)).collect();
+        b.make_colored(p, a);
+        let mut all = true;
+        let mut refute = None;
+        for &q in &pts {
+            if !b.is_empty(q) || !threat_util::legal(&b, d, q) {
+                continue;
+            }
+            if b.is_five(d, q) {
+                all = false;
+                refute = Some(q);
+                break;
+            }
+            b.make_colored(q, d);
+            let r = if std::env::var("USE_VCT").is_ok() {
+                tianyuan::search::threat::vct(&mut b, 200_000, None, &stop)
+            } else {
+                s.solve(&mut b, 100_000, &stop)
+            };
+            b.undo();
+            if !r.is_win() {
+                all = false;
+                refute = Some(q);
+                break;
+            }
+        }
+        b.undo();
+        if all {
+            println!("winning first move {} patterns {:?}", p, pat);
+        } else if pat
+            .iter()
+            .any(|x| *x >= tianyuan::board::Pattern::SplitThree)
+        {
+            println!("threat {} {:?} refuted by {:?}", p, pat, refute);
+        }
+    }
+}

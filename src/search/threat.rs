@@ -1,14 +1,22 @@
-//! Threat-space search entry points: the VCF and VCT solvers and the `solve` tool.
+//! Threat-space search: the VCF and VCT solvers ([`vcf`], [`vct`]) and the `solve` tool.
+//!
+//! [`solve`] is the one entry point for tools and the protocol layer: it copies the board,
+//! runs a solver under a time limit and returns a [`SolveReport`]. The main search uses
+//! [`VcfSolver`] directly (no allocation per call).
 
 #[path = "vcf.rs"]
 pub mod vcf;
 #[path = "vct.rs"]
 pub mod vct;
 
-use crate::cli::PositionArgs;
+use crate::board::Board;
+use crate::cli::{bad_input, PositionArgs};
+use crate::core::Pos;
 use clap::Args;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 pub use vcf::{vcf, VcfOutcome, VcfSolver};
-pub use vct::vct;
+pub use vct::{vct, VctSolver};
 
 /// Arguments of `pbrain-tianyuan solve`.
 #[derive(Args, Debug, Clone)]
@@ -19,7 +27,7 @@ pub struct SolveArgs {
     /// Search for a VCT (continuous threats) instead of a VCF.
     #[arg(long)]
     pub vct: bool,
-    /// Time limit in milliseconds.
+    /// Time limit in milliseconds (0: no limit).
     #[arg(long, default_value_t = 5000)]
     pub time_ms: u64,
     /// Print one JSON object instead of text.
@@ -27,7 +35,132 @@ pub struct SolveArgs {
     pub json: bool,
 }
 
-/// Runs `solve`; returns the exit status.
-pub fn solve_cli(_args: &SolveArgs) -> i32 {
+/// The verdict of [`solve`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveResult {
+    /// The side to move has a forced win of the kind asked for.
+    Win,
+    /// Proved: no such win.
+    None,
+    /// The time ran out (or the stop flag was raised) before a proof either way.
+    Unknown,
+}
+
+impl SolveResult {
+    /// `win`, `none` or `unknown` (the JSON `result` field).
+    pub fn name(self) -> &'static str {
+        match self {
+            SolveResult::Win => "win",
+            SolveResult::None => "none",
+            SolveResult::Unknown => "unknown",
+        }
+    }
+}
+
+/// What [`solve`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveReport {
+    /// Win, none or unknown.
+    pub result: SolveResult,
+    /// On a win: attacker, defender, ..., the winning move (a five, a four with two five
+    /// points, or a four whose only block is forbidden to black); else empty.
+    pub line: Vec<Pos>,
+    /// Nodes searched (VCF nodes, or VCT proof nodes plus their VCF sub-search nodes).
+    pub nodes: u64,
+    /// Wall time in milliseconds.
+    pub time_ms: u64,
+}
+
+impl SolveReport {
+    /// The first move of the winning line.
+    pub fn best_move(&self) -> Option<Pos> {
+        self.line.first().copied()
+    }
+
+    /// The JSON object of the `solve` tool:
+    /// `{"result":"win","move":"i8","line":["i8","g8","i10"],"nodes":1234,"time_ms":3}`
+    /// (`move` is null and `line` empty unless the result is a win).
+    pub fn to_json(&self) -> serde_json::Value {
+        let line: Vec<String> = self.line.iter().map(|p| p.to_notation()).collect();
+        serde_json::json!({
+            "result": self.result.name(),
+            "move": self.best_move().map(|p| p.to_notation()),
+            "line": line,
+            "nodes": self.nodes,
+            "time_ms": self.time_ms,
+        })
+    }
+
+    /// Plain text, one `key value` line each: `result`, `move`, `line`, `plies`, `nodes`,
+    /// `time_ms`.
+    pub fn to_text(&self) -> String {
+        let line: Vec<String> = self.line.iter().map(|p| p.to_notation()).collect();
+        let mv = self
+            .best_move()
+            .map(|p| p.to_notation())
+            .unwrap_or_else(|| "none".into());
+        format!(
+            "result {}\nmove {}\nline {}\nplies {}\nnodes {}\ntime_ms {}\n",
+            self.result.name(),
+            mv,
+            if line.is_empty() {
+                "-".to_string()
+            } else {
+                line.join(" ")
+            },
+            self.line.len(),
+            self.nodes,
+            self.time_ms
+        )
+    }
+}
+
+/// Solves `board` for the side to move: a VCF, or with `vct` a VCT, within `time_ms`
+/// milliseconds (0: no limit). The board is not changed. See [`solve_with_stop`].
+pub fn solve(board: &Board, vct: bool, time_ms: u64) -> SolveReport {
+    solve_with_stop(board, vct, time_ms, &AtomicBool::new(false))
+}
+
+/// As [`solve`], and `stop` (raised by another thread) ends the search early with
+/// [`SolveResult::Unknown`] unless a result is already known.
+pub fn solve_with_stop(board: &Board, vct: bool, time_ms: u64, stop: &AtomicBool) -> SolveReport {
+    let start = Instant::now();
+    let deadline = (time_ms > 0).then(|| start + Duration::from_millis(time_ms));
+    let mut b = board.clone();
+    let (outcome, nodes) = if vct {
+        let mut s = VctSolver::new();
+        let r = s.solve(&mut b, u64::MAX, deadline, stop);
+        (r, s.nodes())
+    } else {
+        let mut s = VcfSolver::new();
+        s.set_deadline(deadline);
+        let r = s.solve(&mut b, u64::MAX, stop);
+        (r, s.nodes())
+    };
+    let (result, line) = match outcome {
+        VcfOutcome::Win(line) => (SolveResult::Win, line),
+        VcfOutcome::None => (SolveResult::None, Vec::new()),
+        VcfOutcome::Unknown => (SolveResult::Unknown, Vec::new()),
+    };
+    SolveReport {
+        result,
+        line,
+        nodes,
+        time_ms: start.elapsed().as_millis() as u64,
+    }
+}
+
+/// Runs `solve`; returns the exit status (0, or 2 on bad input with one line on stderr).
+pub fn solve_cli(args: &SolveArgs) -> i32 {
+    let board = match args.pos.board() {
+        Ok(b) => b,
+        Err(e) => return bad_input(&e),
+    };
+    let report = solve(&board, args.vct, args.time_ms);
+    if args.json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.to_text());
+    }
     0
 }

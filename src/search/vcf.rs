@@ -90,7 +90,9 @@ pub fn is_legal(board: &Board, c: Color, p: Pos) -> bool {
     }
     match board.combo(c, p) {
         Combo::Forbidden => false,
-        Combo::DoubleThree => board.forbidden(p).is_none(),
+        // A straight four with two open threes (4-3-3) is a double three: the combo ranks
+        // the straight four first, so the exact test decides.
+        Combo::DoubleThree | Combo::Flex4 => board.forbidden(p).is_none(),
         _ => true,
     }
 }
@@ -345,7 +347,8 @@ impl VcfSolver {
         } else {
             for &p in &self.lists[depth] {
                 let combo = b.combo(a, p);
-                if combo == Combo::Forbidden || (combo == Combo::DoubleThree && !is_legal(b, a, p))
+                if combo == Combo::Forbidden
+                    || (matches!(combo, Combo::DoubleThree | Combo::Flex4) && !is_legal(b, a, p))
                 {
                     continue;
                 }
