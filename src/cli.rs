@@ -91,6 +91,16 @@ pub struct ForbiddenArgs {
 /// Runs `forbidden`; returns the exit status.
 pub fn forbidden(args: &ForbiddenArgs) -> i32 {
     let mut pos = args.pos.clone();
+    match Rule::parse(&pos.rule) {
+        Some(Rule::Renju) => {}
+        Some(r) => {
+            return bad_input(&format!(
+                "forbidden points exist only under renju, not {}",
+                r
+            ))
+        }
+        None => return bad_input(&format!("unknown rule '{}'", pos.rule)),
+    }
     pos.rule = "renju".into();
     let board = match pos.board() {
         Ok(b) => b,
@@ -148,6 +158,9 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
     };
     if board.is_full() {
         return bad_input("the board is full");
+    }
+    if let Some(c) = board.winner() {
+        return bad_input(&format!("the game is over: {} has a five", c.name()));
     }
     if let Some(d) = args.depth {
         if !(1..=100).contains(&d) {

@@ -44,6 +44,13 @@ impl Default for Options {
     }
 }
 
+/// The largest useful thread count: the machine's available parallelism (at least 1).
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
 /// The engine: search state shared by successive requests.
 pub struct Engine {
     options: Options,
@@ -58,7 +65,9 @@ impl Default for Engine {
 
 impl Engine {
     /// A new engine with the given options (allocates the transposition table).
-    pub fn new(options: Options) -> Engine {
+    /// The thread count is capped as in [`Engine::set_threads`].
+    pub fn new(mut options: Options) -> Engine {
+        options.threads = options.threads.clamp(1, max_threads());
         let searcher = search::Searcher::new(options.hash_bytes);
         Engine { options, searcher }
     }
@@ -69,8 +78,11 @@ impl Engine {
     }
 
     /// Sets the number of search threads (at least 1).
+    ///
+    /// The count is capped at the machine's hardware threads ([`max_threads`]): more threads
+    /// than cores only slow the search and its stop latency down.
     pub fn set_threads(&mut self, n: usize) {
-        self.options.threads = n.max(1);
+        self.options.threads = n.clamp(1, max_threads());
     }
 
     /// Resizes the transposition table to at most `bytes` bytes (its contents are lost).

@@ -37,7 +37,22 @@ fn main() {
     if std::env::args_os().len() <= 1 {
         std::process::exit(tianyuan::protocol::run_stdio());
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                std::process::exit(0);
+            }
+            // Bad arguments: exit status 2 and one line on stderr (the first line of clap's
+            // message, without its usage block).
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments").trim();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            std::process::exit(cli::bad_input(&format!("{} (see --help)", first)));
+        }
+    };
     let code = match cli.command {
         None | Some(Command::Protocol) => tianyuan::protocol::run_stdio(),
         Some(Command::Forbidden(a)) => cli::forbidden(&a),

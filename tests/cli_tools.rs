@@ -74,6 +74,19 @@ fn bad_input_exits_2_with_one_line() {
         vec!["forbidden", "--moves", "h8", "--black", "h9"],
         vec!["analyze", "--rule", "nonsense"],
         vec!["analyze", "--moves", "a1,a1"],
+        vec![
+            "analyze",
+            "--rule",
+            "freestyle",
+            "--moves",
+            "h8,a1,h9,a2,h10,a3,h11,a4,h12",
+        ],
+        vec!["analyze", "--time-ms", "-1"],
+        vec!["forbidden", "--moves"],
+        vec!["forbidden", "--rule", "bogus", "--moves", "h8"],
+        vec!["forbidden", "--rule", "freestyle", "--moves", "h8"],
+        vec!["forbidden", "--size", "15", "--size", "16"],
+        vec!["no-such-command"],
     ] {
         let (code, out, err) = run(&args);
         assert_eq!(code, 2, "{:?}: {} {}", args, out, err);

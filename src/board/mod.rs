@@ -612,6 +612,24 @@ impl Board {
         (self.combo_tables[c.index()].combo(code) == Combo::Five).then_some(c)
     }
 
+    /// The colour that already has a winning line on the board, if any (O(stones); for
+    /// checking positions given by users, not for search).
+    pub fn winner(&self) -> Option<Color> {
+        for p in self.points() {
+            let c = match self.cell(p) {
+                BLACK => Color::Black,
+                WHITE => Color::White,
+                _ => continue,
+            };
+            let mut l = self.lines.clone();
+            l.clear(p);
+            if self.combo_tables[c.index()].combo(l.code(p, c)) == Combo::Five {
+                return Some(c);
+            }
+        }
+        None
+    }
+
     /// Plays a list of moves alternately from black.
     ///
     /// Errors: the first point that is off the board or occupied.

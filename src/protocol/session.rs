@@ -43,6 +43,9 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_MAX_MEMORY: u64 = 367_001_600;
 /// Memory kept back from `max_memory` for everything except the table, in bytes.
 pub const MEMORY_OVERHEAD: u64 = 20 << 20;
+/// Memory the engine needs whatever the table size (tables, board copies, thread stacks in
+/// use), in bytes: a `max_memory` below this cannot be met and is reported.
+pub const MIN_WORKING_MEMORY: u64 = 12 << 20;
 /// Smallest transposition table we configure, in bytes.
 pub const MIN_HASH_BYTES: u64 = 1 << 20;
 /// Largest transposition table we configure, in bytes (4 GiB); `YXSHOWINFO` reports it as
@@ -496,7 +499,10 @@ impl<B: Brain, W: Write> Session<B, W> {
                 let threads = std::thread::available_parallelism()
                     .map(|n| n.get())
                     .unwrap_or(1);
-                self.message(&format!("INFO MAX_THREAD_NUM {}", threads.min(MAX_THREADS)));
+                self.message(&format!(
+                    "INFO MAX_THREAD_NUM {}",
+                    threads.min(MAX_THREADS).min(crate::engine::max_threads())
+                ));
                 self.message(&format!("INFO MAX_HASH_SIZE {}", MAX_HASH_LOG2_KIB));
             }
             Command::Body(kind @ (BodyKind::YxBlock | BodyKind::YxBlockUndo), body) => {
@@ -631,8 +637,9 @@ impl<B: Brain, W: Write> Session<B, W> {
             Command::YxNbest(_) => self.request_move(at, true),
             Command::YxShowForbid => {
                 let g = self.game.as_ref().expect("game");
-                let me = g.me();
-                let pts: Vec<Pos> = if g.board.rule().has_forbidden(me) {
+                // The points forbidden to the side to move: none when white is to move (§6.1).
+                let to_move = g.board.side_to_move();
+                let pts: Vec<Pos> = if g.board.rule().has_forbidden(to_move) {
                     g.board
                         .forbidden_points()
                         .into_iter()
@@ -787,7 +794,16 @@ impl<B: Brain, W: Write> Session<B, W> {
                 retime = true;
             }
             Info::TimeIncrement(v) if v >= 0 => s.time.increment_ms = v,
-            Info::MaxMemory(v) if v >= 0 => s.max_memory = Some(v),
+            Info::MaxMemory(v) if v >= 0 => {
+                s.max_memory = Some(v);
+                if v > 0 && (v as u64) < MIN_WORKING_MEMORY {
+                    // protocol.md §2.4: a limit we cannot meet is reported, and we play on.
+                    self.message(&format!(
+                        "max_memory {} bytes is below what the engine needs (about {} bytes); playing with the smallest table",
+                        v, MIN_WORKING_MEMORY
+                    ));
+                }
+            }
             Info::HashSize(v) if v > 0 => s.hash_kib = Some(v),
             Info::ThreadNum(v) if v >= 1 => s.threads = Some(v),
             Info::MaxDepth(v) => s.max_depth = (v > 0).then_some(v),
