@@ -182,6 +182,14 @@ pub enum Command {
     YxNbest(i64),
     /// `YXSHOWFORBID`.
     YxShowForbid,
+    /// `SOLVE [VCF|VCT] [ms]` (this engine's extension): solve the current position for the
+    /// side to move; VCF unless `VCT` is given; time limit in milliseconds (default 3000).
+    Solve {
+        /// Search continuous threats (VCT) instead of continuous fours (VCF).
+        vct: bool,
+        /// Time limit in milliseconds.
+        time_ms: u64,
+    },
     /// `YXHASHCLEAR`.
     YxHashClear,
     /// `YXSHOWINFO`.
@@ -413,6 +421,21 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
             }
         }
         "YXSHOWFORBID" => Ok(Command::YxShowForbid),
+        "SOLVE" | "YXSOLVE" => {
+            let mut vct = false;
+            let mut time_ms = 3000u64;
+            for tok in rest.split_whitespace() {
+                match tok.to_ascii_uppercase().as_str() {
+                    "VCF" => vct = false,
+                    "VCT" => vct = true,
+                    n => match n.parse::<u64>() {
+                        Ok(v) => time_ms = v.clamp(1, 600_000),
+                        Err(_) => return Err(ParseError::BadNumber(quote(tok))),
+                    },
+                }
+            }
+            Ok(Command::Solve { vct, time_ms })
+        }
         "YXHASHCLEAR" => Ok(Command::YxHashClear),
         "YXSHOWINFO" => Ok(Command::YxShowInfo),
         "YXBLOCKRESET" => Ok(Command::YxBlockReset),
@@ -515,6 +538,21 @@ mod tests {
         assert_eq!(parse_line("STOP"), Ok(Command::Stop));
         assert_eq!(parse_line("yxnbest"), Ok(Command::YxNbest(1)));
         assert_eq!(parse_line("YXNBEST 3"), Ok(Command::YxNbest(3)));
+        assert_eq!(
+            parse_line("solve vct 500"),
+            Ok(Command::Solve {
+                vct: true,
+                time_ms: 500
+            })
+        );
+        assert_eq!(
+            parse_line("SOLVE"),
+            Ok(Command::Solve {
+                vct: false,
+                time_ms: 3000
+            })
+        );
+        assert!(parse_line("SOLVE fast").is_err());
         assert_eq!(
             parse_line("board"),
             Ok(Command::Body(BodyKind::Board, Body::default()))

@@ -635,6 +635,17 @@ impl<B: Brain, W: Write> Session<B, W> {
             }
             Command::Body(BodyKind::Swap2Board, body) => self.swap2(body, at),
             Command::YxNbest(_) => self.request_move(at, true),
+            Command::Solve { vct, time_ms } => {
+                let g = self.game.as_ref().expect("game");
+                let r = crate::search::threat::solve(&g.board, vct, time_ms);
+                self.message(&format!(
+                    "SOLVE {} nodes {} time_ms {}",
+                    if vct { "VCT" } else { "VCF" },
+                    r.nodes,
+                    r.time_ms
+                ));
+                self.out.line(&format::solve_line(&r));
+            }
             Command::YxShowForbid => {
                 let g = self.game.as_ref().expect("game");
                 // The points forbidden to the side to move: none when white is to move (§6.1).

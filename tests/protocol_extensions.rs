@@ -1,6 +1,7 @@
-//! YXSHOWFORBID reports the points forbidden to the side to move (protocol.md §6.1): black's
-//! under renju, none when white is to move; and a max_memory below the engine's needs is
-//! reported with a MESSAGE (§2.4).
+//! Extensions: YXSHOWFORBID reports the points forbidden to the side to move (protocol.md
+//! §6.1): black's under renju, none when white is to move; SOLVE (this engine's threat-space
+//! solver command, README); and a max_memory below the engine's needs is reported with a
+//! MESSAGE (§2.4).
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::channel;
@@ -104,4 +105,29 @@ fn tiny_max_memory_is_reported() {
         lines
     );
     assert!(lines.last().unwrap().contains(','), "{:?}", lines);
+}
+
+#[test]
+fn solve_command() {
+    // Freestyle, black h8 i8 j8 against white h9 i9 and a far stone, black to move: g8 or k8
+    // makes a straight four (a VCF of one move); white's reply cannot stop it.
+    let input = "START 15\nINFO rule 0\nYXBOARD\n7,7,1\n7,8,2\n8,7,1\n8,8,2\n9,7,1\n0,0,2\nDONE\n\
+                 SOLVE\nSOLVE VCT 1000\nSOLVE nonsense\nEND\n";
+    let (lines, err) = run(input);
+    assert!(err.is_empty());
+    let answers: Vec<&String> = lines.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
+    assert_eq!(answers.len(), 4, "{:?}", lines);
+    assert_eq!(answers[0], "OK");
+    for a in &answers[1..3] {
+        assert!(
+            *a == "SOLVE WIN 6,7" || *a == "SOLVE WIN 10,7",
+            "{:?}",
+            lines
+        );
+    }
+    assert!(answers[3].starts_with("ERROR "));
+    // White to move with nothing: no VCF.
+    let input = "START 15\nYXBOARD\n7,7,1\n8,8,2\n9,9,1\nDONE\nSOLVE 200\nEND\n";
+    let (lines, _) = run(input);
+    assert_eq!(lines.last().unwrap(), "SOLVE NONE", "{:?}", lines);
 }
