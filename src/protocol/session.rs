@@ -1092,26 +1092,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 self.message("could not start the search thread; playing quick moves");
                 let board = self.game.as_ref().map(|g| g.board.clone());
                 if let Some(board) = board {
-                    match kind {
-                        JobKind::Move { nbest } => {
-                            let best = quick_move(&board);
-                            self.finish_move(
-                                SearchResult {
-                                    best,
-                                    ..Default::default()
-                                },
-                                nbest,
-                            );
-                        }
-                        JobKind::Swap2 => {
-                            let mut quick = |b: &Board, _| SearchResult {
-                                best: quick_move(b),
-                                ..Default::default()
-                            };
-                            let a = swap2::decide(&board, Budget::fixed(0), &mut quick);
-                            self.finish_swap2(a);
-                        }
-                    }
+                    self.answer_quickly(kind, &board);
                 }
             }
         }
@@ -1142,26 +1123,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 // The search failed: answer with the quick move rather than nothing.
                 self.message("search failed; playing the quick move");
                 if let Some(board) = board {
-                    match kind {
-                        JobKind::Move { nbest } => {
-                            let best = quick_move(&board);
-                            self.finish_move(
-                                SearchResult {
-                                    best,
-                                    ..Default::default()
-                                },
-                                nbest,
-                            )
-                        }
-                        JobKind::Swap2 => {
-                            let mut quick = |b: &Board, _| SearchResult {
-                                best: quick_move(b),
-                                ..Default::default()
-                            };
-                            let a = swap2::decide(&board, Budget::fixed(0), &mut quick);
-                            self.finish_swap2(a);
-                        }
-                    }
+                    self.answer_quickly(kind, &board);
                 }
             }
         }
@@ -1194,7 +1156,7 @@ impl<B: Brain, W: Write> Session<B, W> {
     fn finish_move(&mut self, r: SearchResult, nbest: bool) {
         let g = self.game.as_mut().expect("game");
         let me = g.me();
-        let p = legal_or_fallback(&g.board, r.best);
+        let p = swap2::legal_or_quick(&g.board, r.best);
         let Some(p) = p else {
             self.error("board is full");
             return;
@@ -1224,6 +1186,29 @@ impl<B: Brain, W: Write> Session<B, W> {
     }
 
     /// Prints a swap2 answer and adds its stones to the board (alternating colours).
+    /// Answers a job without searching (the search thread could not start or failed):
+    /// the quick move, or swap2 decisions made from quick moves.
+    fn answer_quickly(&mut self, kind: JobKind, board: &Board) {
+        match kind {
+            JobKind::Move { nbest } => {
+                let best = quick_move(board);
+                let r = SearchResult {
+                    best,
+                    ..Default::default()
+                };
+                self.finish_move(r, nbest)
+            }
+            JobKind::Swap2 => {
+                let mut quick = |b: &Board, _| SearchResult {
+                    best: quick_move(b),
+                    ..Default::default()
+                };
+                let a = swap2::decide(board, Budget::fixed(0), &mut quick);
+                self.finish_swap2(a);
+            }
+        }
+    }
+
     fn finish_swap2(&mut self, a: Option<Swap2Answer>) {
         let Some(a) = a else {
             self.error("board is full");
@@ -1237,17 +1222,4 @@ impl<B: Brain, W: Write> Session<B, W> {
         }
         self.out.line(&a.to_line());
     }
-}
-
-/// `p` when it is an empty point of `board`, else the quick move, else any empty point;
-/// `None` only on a full board.
-fn legal_or_fallback(board: &Board, p: Pos) -> Option<Pos> {
-    if board.contains(p) && board.is_empty(p) {
-        return Some(p);
-    }
-    let q = quick_move(board);
-    if board.contains(q) && board.is_empty(q) {
-        return Some(q);
-    }
-    board.empty_points().next()
 }

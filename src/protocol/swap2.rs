@@ -102,8 +102,9 @@ fn share(budget: Budget, parts: u64) -> Budget {
     }
 }
 
-/// `p` if it is an empty point of `board`, else the quick move (or any empty point).
-fn legal_or_quick(board: &Board, p: Pos) -> Option<Pos> {
+/// `p` if it is an empty point of `board`, else the quick move (or any empty point); `None`
+/// only on a full board.
+pub fn legal_or_quick(board: &Board, p: Pos) -> Option<Pos> {
     if board.contains(p) && board.is_empty(p) {
         return Some(p);
     }
