@@ -450,12 +450,19 @@ fn black_avoids_double_three_in_renju() {
     v.extend(body(&white, 2));
     let mut d = Driver::engine();
     d.send(&["INFO rule 4", "START 15"]);
-    let out = send_owned(&mut d, &with_body("BOARD", &v));
-    assert_eq!(d.s.our_color(), Some(Color::Black));
+    // Check the test position itself before the engine moves (its move may change it).
+    let mut check = d.s.board().unwrap().clone();
+    for (i, &(x, y)) in black.iter().enumerate() {
+        check.make(Pos::new(x, y));
+        let (wx, wy) = white[i];
+        check.make(Pos::new(wx, wy));
+    }
     assert!(
-        d.s.board().unwrap().forbidden(Pos::new(8, 7)).is_some(),
+        check.forbidden(Pos::new(8, 7)).is_some(),
         "test position: 8,7 is a double three"
     );
+    let out = send_owned(&mut d, &with_body("BOARD", &v));
+    assert_eq!(d.s.our_color(), Some(Color::Black));
     assert_ne!(one_move(&out), Pos::new(8, 7));
     // Under freestyle the same square is the natural move, so the test can fail.
     let mut d = Driver::engine();
