@@ -8,10 +8,14 @@
 //! For each position and thread count it reports (median of `SMP_REPS` runs, default 3):
 //! - nodes per second of a search stopped after a fixed node count (`SMP_NODES`, default
 //!   1 000 000; all threads' nodes count), on a cleared 16 MiB table;
+//! - nodes per CPU-second of the same searches (process CPU time from `/proc/self/stat`, all
+//!   threads): on a loaded machine the wall-clock ratio shows how many cores the search got,
+//!   while this one shows whether each thread slowed down (table or cache contention); equal
+//!   nodes per CPU-second on 1 and 2 threads means a 2x wall-clock gain on two free cores;
 //! - wall time and nodes to complete a fixed depth (`SMP_DEPTH`, default 8).
 //!
 //! The machine's load average (`/proc/loadavg`) is printed before and after, since other
-//! processes on the same cores distort every figure. Nothing is asserted.
+//! processes on the same cores distort the wall-clock figures. Nothing is asserted.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -40,12 +44,29 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// One search from a cleared table: (seconds, nodes, completed depth).
-fn run(engine: &mut Engine, board: &Board, limits: &Limits) -> (f64, u64, i32) {
+/// CPU time used so far by this process (all threads, including finished ones), seconds;
+/// from `/proc/self/stat` (`utime + stime`, in ticks of 1/100 s).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .map(|v| v.parse().unwrap_or(0))
+        .collect();
+    if f.len() < 13 {
+        return f64::NAN;
+    }
+    (f[11] + f[12]) as f64 / 100.0
+}
+
+/// One search from a cleared table: (wall seconds, CPU seconds, nodes).
+fn run(engine: &mut Engine, board: &Board, limits: &Limits) -> (f64, f64, u64) {
     engine.clear();
+    let c = cpu_seconds();
     let t = Instant::now();
     let r = engine.think(board, limits, &AtomicBool::new(false), &mut |_| {});
-    (t.elapsed().as_secs_f64(), r.nodes, r.depth)
+    (t.elapsed().as_secs_f64(), cpu_seconds() - c, r.nodes)
 }
 
 #[test]
@@ -79,7 +100,7 @@ fn smp_speedup() {
             hash_bytes: BENCH_HASH_BYTES,
         })
     });
-    let (mut log_nps, mut log_depth, mut n) = (0.0f64, 0.0f64, 0);
+    let (mut log_nps, mut log_npc, mut log_depth, mut n) = (0.0f64, 0.0f64, 0.0f64, 0);
     for &(name, rule, size, moves) in POSITIONS {
         let mut board = Board::new(size, size, rule).unwrap();
         board
@@ -96,28 +117,34 @@ fn smp_speedup() {
             ..Limits::default()
         };
         let mut nps = [0.0; 2];
+        let mut npc = [0.0; 2];
         let mut depth_ms = [0.0; 2];
         let mut depth_nodes = [0.0; 2];
         for (i, e) in engines.iter_mut().enumerate() {
-            let mut v = Vec::new();
+            let (mut v, mut c) = (Vec::new(), Vec::new());
             let (mut t, mut k) = (Vec::new(), Vec::new());
             for _ in 0..reps {
-                let (s, nodes, _) = run(e, &board, &nodes_limits);
+                let (s, cpu, nodes) = run(e, &board, &nodes_limits);
                 v.push(nodes as f64 / s);
-                let (s, nodes, _) = run(e, &board, &depth_limits);
+                c.push(nodes as f64 / cpu);
+                let (s, _, nodes) = run(e, &board, &depth_limits);
                 t.push(s * 1000.0);
                 k.push(nodes as f64);
             }
             nps[i] = median(v);
+            npc[i] = median(c);
             depth_ms[i] = median(t);
             depth_nodes[i] = median(k);
         }
         println!(
-            "{:<16} {:>9.0} {:>9.0} {:>6.2} | {:>8.0} {:>8.0} {:>6.2} {:>9.0} {:>9.0}",
+            "{:<16} {:>8.0} {:>8.0} {:>5.2} | {:>8.0} {:>8.0} {:>5.2} | {:>7.0} {:>7.0} {:>5.2} {:>8.0} {:>8.0}",
             name,
             nps[0],
             nps[1],
             nps[1] / nps[0],
+            npc[0],
+            npc[1],
+            npc[1] / npc[0],
             depth_ms[0],
             depth_ms[1],
             depth_ms[0] / depth_ms[1],
@@ -125,12 +152,15 @@ fn smp_speedup() {
             depth_nodes[1]
         );
         log_nps += (nps[1] / nps[0]).ln();
+        log_npc += (npc[1] / npc[0]).ln();
         log_depth += (depth_ms[0] / depth_ms[1]).ln();
         n += 1;
     }
     println!(
-        "geometric mean: nps 2t/1t {:.2}, time-to-depth speedup 1t/2t {:.2}",
+        "geometric mean: nps 2t/1t {:.2}, nodes per CPU-second 2t/1t {:.2}, time-to-depth \
+         speedup 1t/2t {:.2}",
         (log_nps / n as f64).exp(),
+        (log_npc / n as f64).exp(),
         (log_depth / n as f64).exp()
     );
     println!("load average after: {}", loadavg());
