@@ -61,6 +61,8 @@ const INF: u32 = 1 << 28;
 
 /// Node budget of each VCF sub-search.
 const VCF_BUDGET: u64 = 20_000;
+/// Node budget of the VCF that tests a quiet threat candidate.
+const QUIET_VCF_BUDGET: u64 = 2_000;
 
 /// The keys are Zobrist hashes already: use them as they are.
 #[derive(Default)]
@@ -127,6 +129,8 @@ pub struct VctSolver {
     incomplete: bool,
     stamp: Vec<u32>,
     generation: u32,
+    quiet: bool,
+    allow_quiet: bool,
 }
 
 impl Default for VctSolver {
@@ -173,6 +177,8 @@ impl VctSolver {
             incomplete: false,
             stamp: vec![0; POS_COUNT],
             generation: 0,
+            quiet: false,
+            allow_quiet: std::env::var("VCT_QUIET").map(|v| v != "0").unwrap_or(true),
         }
     }
 
@@ -192,25 +198,43 @@ impl VctSolver {
         deadline: Option<Instant>,
         stop: &AtomicBool,
     ) -> VcfOutcome {
-        self.tt.clear();
-        self.arena.clear();
-        self.wins.clear();
         self.attacker = board.side_to_move();
         self.nodes = 0;
         self.limit = max_nodes;
         self.deadline = deadline;
-        self.aborted = false;
-        self.incomplete = false;
         self.vcf.set_deadline(deadline);
-        let (pn, dn) = self.mid(board, true, INF, INF, stop);
-        self.vcf.set_deadline(None);
-        if pn == 0 {
-            VcfOutcome::Win(self.main_line(board))
-        } else if dn == 0 && !self.incomplete && !self.aborted {
-            VcfOutcome::None
-        } else {
-            VcfOutcome::Unknown
+        // Pass 1: threes and fours only (fast). Pass 2, only if pass 1 proved there is no
+        // such win: quiet VCF threats as well, with what is left of the budget.
+        let mut result = VcfOutcome::Unknown;
+        for quiet in [false, true] {
+            if quiet && !self.allow_quiet {
+                break;
+            }
+            self.quiet = quiet;
+            self.tt.clear();
+            self.arena.clear();
+            self.wins.clear();
+            self.aborted = false;
+            self.incomplete = false;
+            let (pn, dn) = self.mid(board, true, INF, INF, stop);
+            result = if pn == 0 {
+                VcfOutcome::Win(self.main_line(board))
+            } else if dn == 0 && !self.incomplete && !self.aborted {
+                VcfOutcome::None
+            } else {
+                VcfOutcome::Unknown
+            };
+            if result != VcfOutcome::None {
+                break;
+            }
         }
+        self.vcf.set_deadline(None);
+        result
+    }
+
+    /// Whether the second pass (quiet VCF threats) may run (default: yes).
+    pub fn set_quiet_threats(&mut self, allow: bool) {
+        self.allow_quiet = allow;
     }
 
     fn out_of_budget(&mut self, stop: &AtomicBool) -> bool {
@@ -294,6 +318,99 @@ impl VctSolver {
         cand
     }
 
+    /// The attacker's VCF if the defender passed (the side to move is switched for the
+    /// search and switched back).
+    fn null_move_vcf(&mut self, b: &mut Board, stop: &AtomicBool) -> Option<Vec<Pos>> {
+        let a = self.attacker;
+        b.set_side_to_move(a);
+        let r = self.run_vcf(b, stop);
+        b.set_side_to_move(a.opponent());
+        match r {
+            VcfOutcome::Win(line) => Some(line),
+            VcfOutcome::Unknown => {
+                self.incomplete = true;
+                None
+            }
+            VcfOutcome::None => None,
+        }
+    }
+
+    /// The empty points within five of a point of `line` on one of its four lines, the
+    /// points of `line` being its moves and the attacker's five points at its end (the block
+    /// that is forbidden to black when the line ends in a forbidden-point capture): a
+    /// defender stone anywhere else leaves every move of the line as it was (same patterns,
+    /// same five points, same forbidden points but for the recursive double-three rule), so
+    /// the line still wins. `line` starts with an attacker move, on the current board.
+    fn relevance_zone(&mut self, b: &mut Board, line: &[Pos]) -> Vec<Pos> {
+        let a = self.attacker;
+        let mut seeds: SmallVec<[Pos; 64]> = line.iter().copied().collect();
+        for (i, &m) in line.iter().enumerate() {
+            b.make_colored(m, if i % 2 == 0 { a } else { a.opponent() });
+        }
+        seeds.extend(five_points(b, a, 4));
+        for _ in line {
+            b.undo();
+        }
+        let g = self.next_stamp();
+        let mut zone = Vec::new();
+        for &m in &seeds {
+            for &delta in &DELTA {
+                for k in -5..=5i32 {
+                    let q = Pos((m.index() as i32 + k * delta) as u16);
+                    if b.is_empty(q) && self.stamp[q.index()] != g {
+                        self.stamp[q.index()] = g;
+                        zone.push(q);
+                    }
+                }
+            }
+        }
+        zone
+    }
+
+    /// OR-node quiet threats: legal non-threat points with two or more line shapes that can
+    /// grow (open or closed twos and threes) after which the attacker would have a VCF if
+    /// the defender passed. Pushed below every three and four.
+    fn quiet_threats(
+        &mut self,
+        b: &mut Board,
+        scored: &mut SmallVec<[(i32, Pos); 64]>,
+        stop: &AtomicBool,
+    ) {
+        let a = self.attacker;
+        let pts: SmallVec<[Pos; 64]> = b
+            .empty_points()
+            .filter(|&p| {
+                let code = b.code(a, p);
+                let growing = (0..4)
+                    .filter(|d| {
+                        let n = (code >> (4 * d)) & 0xF;
+                        (Pattern::ClosedTwo as u16..=Pattern::ClosedThree as u16).contains(&n)
+                    })
+                    .count();
+                let closed_three =
+                    (0..4).any(|d| (code >> (4 * d)) & 0xF == Pattern::ClosedThree as u16);
+                (growing >= 2 || closed_three) && !is_threat_point(b, a, p) && is_legal(b, a, p)
+            })
+            .collect();
+        for p in pts {
+            if self.aborted {
+                return;
+            }
+            b.make_colored(p, a);
+            b.set_side_to_move(a);
+            let budget = QUIET_VCF_BUDGET
+                .min(self.limit.saturating_sub(self.nodes))
+                .max(1);
+            let r = self.vcf.solve(b, budget, stop);
+            self.nodes += self.vcf.nodes();
+            b.undo();
+            if r.is_win() {
+                let score = b.combo_table(a).score(b.code(a, p));
+                scored.push((score.clamp(0, 9_999), p));
+            }
+        }
+    }
+
     /// First visit of a node: terminal verdicts, else its moves in `out` (best first).
     fn expand(&mut self, b: &mut Board, or: bool, out: &mut Moves, stop: &AtomicBool) -> Expansion {
         let a = self.attacker;
@@ -332,6 +449,9 @@ impl VctSolver {
                     b.combo_table(a).score(b.code(a, p)) + b.combo_table(d).score(b.code(d, p));
                 scored.push((own * 10_000 + score.clamp(0, 9_999), p));
             }
+            if self.quiet {
+                self.quiet_threats(b, &mut scored, stop);
+            }
             if scored.is_empty() {
                 return Expansion::Disproved;
             }
@@ -362,24 +482,51 @@ impl VctSolver {
                 VcfOutcome::None => {}
             }
             let threats = self.winning_threats(b);
-            if threats.is_empty() {
-                return Expansion::Disproved;
-            }
-            let cand = self.defence_candidates(b, &threats);
-            let g = self.next_stamp();
             let mut scored: SmallVec<[(i32, Pos); 64]> = SmallVec::new();
-            for &p in &cand {
-                self.stamp[p.index()] = g;
-                if is_four_point(b, d, p) {
-                    continue; // kept below as a counter-four
+            let g;
+            if !threats.is_empty() {
+                let cand = self.defence_candidates(b, &threats);
+                g = self.next_stamp();
+                for &p in &cand {
+                    self.stamp[p.index()] = g;
+                    if is_four_point(b, d, p) {
+                        continue; // kept below as a counter-four
+                    }
+                    b.make_colored(p, d);
+                    let holds = threats.iter().any(|&s| is_winning_threat(b, a, s));
+                    b.undo();
+                    if !holds {
+                        let score = b.combo_table(d).score(b.code(d, p))
+                            + b.combo_table(a).score(b.code(a, p));
+                        scored.push((20_000 + score.clamp(0, 9_999), p));
+                    }
                 }
-                b.make_colored(p, d);
-                let holds = threats.iter().any(|&s| is_winning_threat(b, a, s));
-                b.undo();
-                if !holds {
-                    let score =
-                        b.combo_table(d).score(b.code(d, p)) + b.combo_table(a).score(b.code(a, p));
-                    scored.push((20_000 + score.clamp(0, 9_999), p));
+            } else {
+                // No straight-four threat: the attacker's move was a quiet VCF threat (or a
+                // fake three). The threat is the attacker's VCF if the defender passed.
+                let line = if self.quiet {
+                    self.null_move_vcf(b, stop)
+                } else {
+                    None
+                };
+                let Some(line) = line else {
+                    return Expansion::Disproved;
+                };
+                let zone = self.relevance_zone(b, &line);
+                g = self.next_stamp();
+                for &p in &zone {
+                    self.stamp[p.index()] = g;
+                    if is_four_point(b, d, p) || !is_legal(b, d, p) {
+                        continue;
+                    }
+                    b.make_colored(p, d);
+                    let r = self.run_vcf(b, stop);
+                    b.undo();
+                    if !r.is_win() {
+                        let score = b.combo_table(d).score(b.code(d, p))
+                            + b.combo_table(a).score(b.code(a, p));
+                        scored.push((20_000 + score.clamp(0, 9_999), p));
+                    }
                 }
             }
             for p in b.empty_points() {
@@ -581,23 +728,27 @@ impl VctSolver {
             let m = match pick {
                 Some(m) => m,
                 None if !or => {
-                    // Proved because no defence holds: play the first candidate (or any
-                    // legal point), then the attacker's straight four.
+                    // Proved because no defence holds: the defender plays the first
+                    // defence point (or any legal point), then the attacker's VCF wins.
                     let threats = self.winning_threats(board);
-                    let Some(&s) = threats.first() else { break };
-                    let cand = self.defence_candidates(board, &threats);
-                    let q = cand.first().copied().or_else(|| {
-                        board
-                            .empty_points()
-                            .find(|&p| p != s && is_legal(board, d, p))
-                    });
+                    let mut cand: Vec<Pos> = if threats.is_empty() {
+                        match self.null_move_vcf(board, &stop) {
+                            Some(l) => self.relevance_zone(board, &l),
+                            None => Vec::new(),
+                        }
+                    } else {
+                        self.defence_candidates(board, &threats).to_vec()
+                    };
+                    cand.retain(|&p| is_legal(board, d, p));
+                    let q = cand
+                        .first()
+                        .copied()
+                        .or_else(|| board.empty_points().find(|&p| is_legal(board, d, p)));
                     let Some(q) = q else { break };
                     line.push(q);
                     board.make_colored(q, d);
                     played += 1;
-                    if let Some(&s2) = self.winning_threats(board).first() {
-                        line.push(s2);
-                    } else if let VcfOutcome::Win(l) = self.vcf.solve(board, u64::MAX, &stop) {
+                    if let VcfOutcome::Win(l) = self.vcf.solve(board, 10_000_000, &stop) {
                         line.extend_from_slice(&l);
                     }
                     break;

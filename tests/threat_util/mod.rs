@@ -1,12 +1,15 @@
 //! Helpers shared by the threat-solver tests: positions of the VCF data file, independent
 //! replay checkers for VCF/VCT lines, and a slow brute-force VCF oracle.
 //!
-//! Nothing here calls the solvers: the checkers read only the board (`is_five`, `forbidden`,
-//! patterns) and scan every point, so they are independent of the solvers' shortcuts.
+//! The checkers read only the board (`is_five`, `forbidden`, patterns) and scan every point,
+//! so they are independent of the solvers' shortcuts; the one exception is the test of a
+//! quiet VCF threat in a VCT line, which asks the (separately tested) VCF solver.
 #![allow(dead_code)]
 
+use std::sync::atomic::AtomicBool;
 use tianyuan::board::{Board, Pattern};
 use tianyuan::core::{parse_point_list, Color, Pos, Rule};
+use tianyuan::search::threat::VcfSolver;
 
 /// Every five point of `c` (full scan).
 pub fn fives(b: &Board, c: Color) -> Vec<Pos> {
@@ -119,9 +122,19 @@ pub fn check_vcf_line(board: &Board, line: &[Pos]) -> Result<End, String> {
     }
 }
 
-/// Replays a VCT main line: every attacker move is legal and either a threat (a four, or a
-/// move whose line pattern is an open or split three) or the block of the defender's only
-/// five point; after an attacker four the defender plays the block; defender moves are legal
+/// Whether `a` playing `p` would have a VCF if the defender then passed (a quiet threat);
+/// checked with the VCF solver, which the data-set and brute-force tests check on their own.
+pub fn vcf_threat(b: &mut Board, a: Color, p: Pos) -> bool {
+    b.make_colored(p, a);
+    b.set_side_to_move(a);
+    let r = VcfSolver::new().solve(b, 2_000_000, &AtomicBool::new(false));
+    b.undo();
+    r.is_win()
+}
+
+/// Replays a VCT main line: every attacker move is legal and either a threat (a four, a
+/// move whose line pattern is an open or split three, or a quiet VCF threat) or the block of
+/// the defender's only five point; after an attacker four the defender plays the block; defender moves are legal
 /// and make no five; the line ends in a five, two five points or a forbidden capture.
 pub fn check_vct_line(board: &Board, line: &[Pos]) -> Result<End, String> {
     if line.is_empty() || line.len().is_multiple_of(2) {
@@ -152,9 +165,9 @@ pub fn check_vct_line(board: &Board, line: &[Pos]) -> Result<End, String> {
             let pat = b.pattern(a, p, k);
             pat.is_three() || pat >= Pattern::Four
         });
-        if !threat && !blocks {
+        if !threat && !blocks && !vcf_threat(&mut b, a, p) {
             return Err(format!(
-                "attacker move {} ({}) is neither a threat nor a forced block",
+                "attacker move {} ({}) is neither a threat (four, three, VCF threat) nor a forced block",
                 i, p
             ));
         }

@@ -1,0 +1,203 @@
+//! Soundness of the VCT solver against the full game: on small random positions, every win
+//! it reports is replayed with *every* legal defender reply at each defender turn (not only
+//! the replies the solver generates), the attacker's moves being asked of the solver again
+//! at each attacker turn, down to a VCF that the brute-force oracle confirms. A defence
+//! that the solver's candidate generation missed shows up as a position where the solver
+//! (asked afresh) finds no win.
+mod threat_util;
+
+use std::sync::atomic::AtomicBool;
+use threat_util::{brute_vcf, check_vct_line, legal};
+use tianyuan::board::Board;
+use tianyuan::core::{Color, Pos, Rule};
+use tianyuan::search::threat::{VcfOutcome, VcfSolver, VctSolver};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn random_position(rng: &mut Rng, size: usize, rule: Rule, stones: usize) -> Board {
+    let mut b = Board::new(size, size, rule).unwrap();
+    let mut placed = 0;
+    let mut tries = 0;
+    while placed < stones && tries < 10 * stones {
+        tries += 1;
+        let p = Pos::new(rng.below(size), rng.below(size));
+        let c = if rng.below(2) == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if !b.is_empty(p) || b.is_five(c, p) {
+            continue;
+        }
+        b.make_colored(p, c);
+        placed += 1;
+    }
+    b.set_side_to_move(if rng.below(2) == 0 {
+        Color::Black
+    } else {
+        Color::White
+    });
+    b
+}
+
+const VCT_NODES: u64 = 200_000;
+
+struct Verifier {
+    vct: VctSolver,
+    vcf: VcfSolver,
+    calls: u32,
+    max_calls: u32,
+}
+
+impl Verifier {
+    /// Attacker `a` to move: the solver must name a winning move, and every defender reply
+    /// to it must still lose. `None` when the call budget ran out.
+    fn attacker(&mut self, b: &mut Board, a: Color) -> Option<Result<(), String>> {
+        // A VCF ends the check; the brute force confirms it when it can.
+        let stop = AtomicBool::new(false);
+        if let VcfOutcome::Win(line) = self.vcf.solve(b, 1_000_000, &stop) {
+            let mut budget = 20_000;
+            return match brute_vcf(b, &mut budget) {
+                Some(false) => Some(Err(format!(
+                    "VCF {:?} denied by brute force\n{}",
+                    line,
+                    b.render(&[])
+                ))),
+                _ => Some(Ok(())),
+            };
+        }
+        self.calls += 1;
+        if self.calls > self.max_calls {
+            return None;
+        }
+        let r = self.vct.solve(b, VCT_NODES, None, &stop);
+        let line = match r {
+            VcfOutcome::Win(line) => line,
+            VcfOutcome::None => {
+                return Some(Err(format!(
+                    "no win found after {:?}\n{}",
+                    b.moves(),
+                    b.render(&[])
+                )));
+            }
+            VcfOutcome::Unknown => return None,
+        };
+        if let Err(e) = check_vct_line(b, &line) {
+            return Some(Err(format!(
+                "bad line {:?}: {}\n{}",
+                line,
+                e,
+                b.render(&[])
+            )));
+        }
+        let p = line[0];
+        b.make_colored(p, a);
+        let r = self.defender(b, a);
+        b.undo();
+        r
+    }
+
+    /// Defender to move: every legal reply must leave the attacker a win.
+    fn defender(&mut self, b: &mut Board, a: Color) -> Option<Result<(), String>> {
+        let d = a.opponent();
+        let pts: Vec<Pos> = b.empty_points().collect();
+        if pts.iter().any(|&q| b.is_five(d, q)) {
+            return Some(Err(format!(
+                "defender has a five after {:?}\n{}",
+                b.moves(),
+                b.render(&[])
+            )));
+        }
+        for q in pts {
+            if !legal(b, d, q) {
+                continue;
+            }
+            b.make_colored(q, d);
+            let r = self.attacker(b, a);
+            b.undo();
+            match r {
+                Some(Ok(())) => {}
+                other => return other,
+            }
+        }
+        Some(Ok(()))
+    }
+}
+
+fn verify(rule: Rule, cases: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    let stop = AtomicBool::new(false);
+    let mut v = Verifier {
+        vct: VctSolver::new(),
+        vcf: VcfSolver::new(),
+        calls: 0,
+        max_calls: 0,
+    };
+    let (mut wins, mut verified, mut quiet) = (0, 0, 0);
+    for i in 0..cases {
+        let size = 7 + rng.below(2);
+        let stones = 10 + rng.below(14);
+        let mut b = random_position(&mut rng, size, rule, stones);
+        if v.vcf.solve(&mut b, 1_000_000, &stop) != VcfOutcome::None {
+            continue;
+        }
+        let VcfOutcome::Win(line) = v.vct.solve(&mut b, VCT_NODES, None, &stop) else {
+            continue;
+        };
+        wins += 1;
+        let a = b.side_to_move();
+        let q = !(0..4).any(|d| {
+            let pat = b.pattern(a, line[0], d);
+            pat.is_three() || pat >= tianyuan::board::Pattern::Four
+        });
+        v.calls = 0;
+        v.max_calls = 400;
+        match v.attacker(&mut b, a) {
+            Some(Ok(())) => {
+                verified += 1;
+                if q {
+                    quiet += 1;
+                }
+            }
+            Some(Err(e)) => panic!("{:?} case {} (line {:?}): {}", rule, i, line, e),
+            None => {}
+        }
+    }
+    println!(
+        "{:?}: {} VCT wins (no VCF) on random positions, {} verified against every defence ({} starting with a quiet threat)",
+        rule, wins, verified, quiet
+    );
+    assert!(verified >= 5, "too few verified wins for a useful check");
+}
+
+#[test]
+fn vct_wins_hold_against_every_defence_freestyle() {
+    verify(Rule::Freestyle, 500, 11);
+}
+
+#[test]
+fn vct_wins_hold_against_every_defence_standard() {
+    verify(Rule::Standard, 500, 12);
+}
+
+#[test]
+fn vct_wins_hold_against_every_defence_renju() {
+    verify(Rule::Renju, 700, 13);
+}
+
+#[test]
+fn vct_wins_hold_against_every_defence_caro() {
+    verify(Rule::Caro, 300, 14);
+}
