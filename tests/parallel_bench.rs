@@ -5,9 +5,12 @@
 //! cargo test --release --test parallel_bench -- --ignored --nocapture
 //! ```
 //!
-//! For each position and thread count it reports (median of `SMP_REPS` runs, default 3):
+//! For each position and thread count it reports (median of `SMP_REPS` runs, default 3; the
+//! 1- and 2-thread runs alternate so that both meet the same load):
 //! - nodes per second of a search stopped after a fixed node count (`SMP_NODES`, default
 //!   1 000 000; all threads' nodes count), on a cleared 16 MiB table;
+//! - cores used (CPU seconds per wall second) during those searches: 1.0 and 2.0 on a quiet
+//!   machine; less means other processes took the cores;
 //! - nodes per CPU-second of the same searches (process CPU time from `/proc/self/stat`, all
 //!   threads): on a loaded machine the wall-clock ratio shows how many cores the search got,
 //!   while this one shows whether each thread slowed down (table or cache contention); equal
@@ -69,6 +72,16 @@ fn run(engine: &mut Engine, board: &Board, limits: &Limits) -> (f64, f64, u64) {
     (t.elapsed().as_secs_f64(), cpu_seconds() - c, r.nodes)
 }
 
+/// Medians over the repetitions for one thread count.
+#[derive(Default)]
+struct Figures {
+    nps: Vec<f64>,
+    npc: Vec<f64>,
+    cores: Vec<f64>,
+    depth_ms: Vec<f64>,
+    depth_nodes: Vec<f64>,
+}
+
 #[test]
 #[ignore]
 fn smp_speedup() {
@@ -83,13 +96,18 @@ fn smp_speedup() {
         depth
     );
     println!(
-        "{:<16} {:>9} {:>9} {:>6} | {:>8} {:>8} {:>6} {:>9} {:>9}",
+        "{:<15} {:>8} {:>8} {:>5} | {:>7} {:>7} {:>5} | {:>4} {:>4} | {:>6} {:>6} {:>5} {:>8} {:>8}",
         "position",
         "nps 1t",
         "nps 2t",
         "ratio",
-        "d-ms 1t",
-        "d-ms 2t",
+        "npc 1t",
+        "npc 2t",
+        "ratio",
+        "cpu1",
+        "cpu2",
+        "d-ms1",
+        "d-ms2",
         "ratio",
         "nodes 1t",
         "nodes 2t"
@@ -116,28 +134,27 @@ fn smp_speedup() {
             max_depth: Some(depth),
             ..Limits::default()
         };
-        let mut nps = [0.0; 2];
-        let mut npc = [0.0; 2];
-        let mut depth_ms = [0.0; 2];
-        let mut depth_nodes = [0.0; 2];
-        for (i, e) in engines.iter_mut().enumerate() {
-            let (mut v, mut c) = (Vec::new(), Vec::new());
-            let (mut t, mut k) = (Vec::new(), Vec::new());
-            for _ in 0..reps {
+        let mut f: [Figures; 2] = Default::default();
+        // 1 and 2 threads alternate, so that both see the same load.
+        for _ in 0..reps {
+            for (i, e) in engines.iter_mut().enumerate() {
                 let (s, cpu, nodes) = run(e, &board, &nodes_limits);
-                v.push(nodes as f64 / s);
-                c.push(nodes as f64 / cpu);
+                f[i].nps.push(nodes as f64 / s);
+                f[i].npc.push(nodes as f64 / cpu);
+                f[i].cores.push(cpu / s);
                 let (s, _, nodes) = run(e, &board, &depth_limits);
-                t.push(s * 1000.0);
-                k.push(nodes as f64);
+                f[i].depth_ms.push(s * 1000.0);
+                f[i].depth_nodes.push(nodes as f64);
             }
-            nps[i] = median(v);
-            npc[i] = median(c);
-            depth_ms[i] = median(t);
-            depth_nodes[i] = median(k);
         }
+        let m = |i: usize, g: fn(&Figures) -> &Vec<f64>| median(g(&f[i]).clone());
+        let nps = [m(0, |f| &f.nps), m(1, |f| &f.nps)];
+        let npc = [m(0, |f| &f.npc), m(1, |f| &f.npc)];
+        let cores = [m(0, |f| &f.cores), m(1, |f| &f.cores)];
+        let depth_ms = [m(0, |f| &f.depth_ms), m(1, |f| &f.depth_ms)];
+        let depth_nodes = [m(0, |f| &f.depth_nodes), m(1, |f| &f.depth_nodes)];
         println!(
-            "{:<16} {:>8.0} {:>8.0} {:>5.2} | {:>8.0} {:>8.0} {:>5.2} | {:>7.0} {:>7.0} {:>5.2} {:>8.0} {:>8.0}",
+            "{:<15} {:>8.0} {:>8.0} {:>5.2} | {:>7.0} {:>7.0} {:>5.2} | {:>4.2} {:>4.2} | {:>6.0} {:>6.0} {:>5.2} {:>8.0} {:>8.0}",
             name,
             nps[0],
             nps[1],
@@ -145,6 +162,8 @@ fn smp_speedup() {
             npc[0],
             npc[1],
             npc[1] / npc[0],
+            cores[0],
+            cores[1],
             depth_ms[0],
             depth_ms[1],
             depth_ms[0] / depth_ms[1],
