@@ -14,8 +14,8 @@
 //!    node is the parent's list, filtered, plus the points on the four lines through the
 //!    attacker's last stone (a move changes codes only there; a defender stone can only
 //!    remove attacker fours). Renju black never plays a forbidden point
-//!    ([`Board::forbidden`] is consulted only for 4-3-3 candidates; overlines and double fours
-//!    are visible in the combo).
+//!    ([`Board::forbidden`] is consulted only for double-three candidates such as 4-3-3;
+//!    overlines and double fours are visible in the combo).
 //! 3. After an attacker four the five points are read from the four's own lines (at most
 //!    four points on each side): two or more win ("unstoppable"); one is the forced block.
 //!    If the block is forbidden to a renju black defender the attacker wins (forbidden-point
@@ -23,11 +23,19 @@
 //! 4. After the block, the defender's new five points are read from the lines through the
 //!    block. Two or more refute the line (the attacker has no five left); one forces the
 //!    attacker's next four onto it.
-//! 5. Positions without a VCF are remembered in a direct-mapped table of 64-bit keys
-//!    ([`Board::hash`] salted by the attacker's colour). The value is a fact about the
-//!    position (the state of step 1 follows from the stones), so entries stay valid across
-//!    calls on the same rule and board size; they are dropped when either changes. A search
-//!    cut short by the node budget, the stop flag or a deadline stores nothing.
+//! 5. Positions without a VCF are remembered in a direct-mapped table of 64-bit words: the
+//!    key ([`Board::hash`] salted by the attacker's colour) with its low byte replaced by the
+//!    number of fours the failed search was allowed (255: unlimited, an exact failure). An
+//!    exact failure is a fact about the position (the state of step 1 follows from the
+//!    stones), so entries stay valid across calls on the same rule and board size; they are
+//!    dropped when either changes. A depth-limited entry answers only searches with at most
+//!    that limit, and never replaces an exact one. A search cut short by the node budget, the
+//!    stop flag or a deadline stores nothing above the cut.
+//! 6. The search runs in two passes: wins of at most `FIRST_LIMIT` (6) fours first, then, if
+//!    some line was cut by that limit, the unlimited search. Depth-first search with no
+//!    limit can spend 100 000 nodes in a long failing line before it tries a short win next
+//!    to it; the short pass finds those wins first, and the exact failures it stores make
+//!    the second pass cheaper.
 //!
 //! Fours are tried strongest combo first (straight four, 4-3, four with a two, ...), ties
 //! broken by point so that results are deterministic.
@@ -149,9 +157,9 @@ enum Step {
     Abort,
 }
 
-/// Depth value meaning 'no limit' (and, in the table, an exact failure).
+/// Depth value meaning "no limit" (and, in the table, an exact failure).
 const EXACT: u32 = 255;
-/// Attacker fours allowed in the first pass. Measured on the data set (total / largest
+/// Attacker fours allowed in the first pass (module doc, step 6). Measured on the data set (total / largest
 /// node counts): 6 gave 606k / 24k, 5 747k / 136k, 7 682k / 23k, 8 685k / 44k, a single
 /// unlimited pass 528k / 130k, doubling from 4 927k / 45k.
 const FIRST_LIMIT: u32 = 6;
@@ -221,6 +229,23 @@ impl VcfSolver {
     /// Sets a deadline checked every 1024 nodes by later calls (`None`: no deadline).
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
+    }
+
+    /// Searches a VCF for `attacker` whoever is to move (for a defence test: "does the
+    /// opponent have a VCF if I pass?"); as [`VcfSolver::solve`] otherwise. The side to move
+    /// is restored.
+    pub fn solve_for(
+        &mut self,
+        board: &mut Board,
+        attacker: Color,
+        max_nodes: u64,
+        stop: &AtomicBool,
+    ) -> VcfOutcome {
+        let side = board.side_to_move();
+        board.set_side_to_move(attacker);
+        let r = self.solve(board, max_nodes, stop);
+        board.set_side_to_move(side);
+        r
     }
 
     /// Searches a VCF for the side to move of `board`, visiting at most about `max_nodes`

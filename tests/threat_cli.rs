@@ -1,0 +1,118 @@
+//! The `solve` tool end to end: JSON and text output, and bad input (exit 2, one line on
+//! stderr, nothing on stdout, no panic).
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
+        .arg("solve")
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// V0012 of the data set: white wins by a forbidden-point capture.
+const V0012: [&str; 8] = [
+    "--rule",
+    "renju",
+    "--black",
+    "e6,f9,g10,h7,h8,h11,j8",
+    "--white",
+    "f7,g8,g9,h9,i6,i7",
+    "--to-move",
+    "white",
+];
+
+#[test]
+fn json_win() {
+    let mut args = V0012.to_vec();
+    args.push("--json");
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{}", err);
+    assert_eq!(out.lines().count(), 1, "exactly one line: {}", out);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let obj = v.as_object().unwrap();
+    let mut keys: Vec<&str> = obj.keys().map(|k| k.as_str()).collect();
+    keys.sort();
+    assert_eq!(keys, ["line", "move", "nodes", "result", "time_ms"]);
+    assert_eq!(v["result"], "win");
+    assert_eq!(v["move"], "i10");
+    assert_eq!(v["line"][0], "i10");
+    assert_eq!(v["line"].as_array().unwrap().len() % 2, 1);
+    assert!(v["nodes"].as_u64().unwrap() >= 1);
+    assert!(v["time_ms"].is_u64());
+}
+
+/// V0112 of the data set (a VCT puzzle): no VCF, but a VCT.
+const V0112: [&str; 8] = [
+    "--rule",
+    "renju",
+    "--black",
+    "e7,g8,h7,h8,i7,i8,i11",
+    "--white",
+    "f8,g6,g7,g9,h10,i6,i9",
+    "--to-move",
+    "black",
+];
+
+#[test]
+fn json_none_then_vct_win() {
+    let mut args = V0112.to_vec();
+    args.push("--json");
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{}", err);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["result"], "none");
+    assert_eq!(v["move"], serde_json::Value::Null);
+    assert_eq!(v["line"], serde_json::json!([]));
+    args.extend(["--vct", "--time-ms", "5000"]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{}", err);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["result"], "win");
+    assert_eq!(v["move"], v["line"][0]);
+}
+
+#[test]
+fn text_output() {
+    let (code, out, err) = run(&V0012);
+    assert_eq!(code, 0, "{}", err);
+    assert!(out.contains("result win"), "{}", out);
+    assert!(out.contains("move i10"), "{}", out);
+    assert!(out.lines().any(|l| l.starts_with("line i10 ")), "{}", out);
+}
+
+#[test]
+fn empty_board_has_no_vcf() {
+    let (code, out, _) = run(&["--rule", "freestyle", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["result"], "none");
+    assert_eq!(v["move"], serde_json::Value::Null);
+    assert_eq!(v["line"], serde_json::json!([]));
+}
+
+#[test]
+fn bad_input_exits_2() {
+    for args in [
+        vec!["--rule", "nonsense", "--moves", "h8"],
+        vec!["--moves", "h8,h8"],
+        vec!["--moves", "h8,z99"],
+        vec!["--moves", "8h"],
+        vec!["--size", "40", "--moves", "h8"],
+        vec!["--size", "3"],
+        vec!["--moves", "h8", "--black", "a1"],
+        vec!["--black", "a1", "--white", "b1", "--to-move", "purple"],
+        vec!["--black", "a1,a1"],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{:?}: out {} err {}", args, out, err);
+        assert!(out.is_empty(), "{:?}: stdout {}", args, out);
+        assert_eq!(err.trim().lines().count(), 1, "{:?}: stderr {}", args, err);
+        assert!(!err.contains("panicked"), "{:?}: {}", args, err);
+    }
+}

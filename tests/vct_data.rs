@@ -1,0 +1,55 @@
+//! A quick, deterministic VCT check on every tenth `vcf=no` position of the data set (VCT
+//! puzzles) with a node limit: the wins must replay, and at least the recorded number must
+//! be found. The full run with time limits is `vcf_data::vct_on_vcf_no_positions`
+//! (ignored) and `benches/threat.rs`.
+mod threat_util;
+
+use std::sync::atomic::AtomicBool;
+use threat_util::{check_vct_line, vcf_cases};
+use tianyuan::search::threat::{VcfOutcome, VctSolver};
+
+/// Node limit per position (proof nodes plus VCF sub-search nodes).
+const NODES: u64 = 150_000;
+
+#[test]
+fn vct_subset_of_vcf_no_positions() {
+    let stop = AtomicBool::new(false);
+    let mut solver = VctSolver::new();
+    let cases: Vec<_> = vcf_cases()
+        .into_iter()
+        .filter(|c| !c.vcf)
+        .step_by(10)
+        .collect();
+    let (mut wins, mut none) = (0, 0);
+    for c in &cases {
+        let mut b = c.board.clone();
+        let r = solver.solve(&mut b, NODES, None, &stop);
+        assert_eq!(b.hash(), c.board.hash(), "{}: board not restored", c.id);
+        match &r {
+            VcfOutcome::Win(line) => {
+                wins += 1;
+                if let Err(e) = check_vct_line(&c.board, line) {
+                    panic!(
+                        "{}: bad VCT line {:?}: {}\n{}",
+                        c.id,
+                        line,
+                        e,
+                        c.board.render(&[])
+                    );
+                }
+            }
+            VcfOutcome::None => none += 1,
+            VcfOutcome::Unknown => {}
+        }
+    }
+    println!(
+        "VCT on {} vcf=no positions (every tenth), {} nodes each: {} wins, {} none",
+        cases.len(),
+        NODES,
+        wins,
+        none
+    );
+    assert_eq!(cases.len(), 38);
+    // 34 measured when this test was written; fewer means a regression.
+    assert!(wins >= 34, "only {} wins (expected at least 34)", wins);
+}
