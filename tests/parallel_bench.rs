@@ -15,7 +15,7 @@
 //!   threads): on a loaded machine the wall-clock ratio shows how many cores the search got,
 //!   while this one shows whether each thread slowed down (table or cache contention); equal
 //!   nodes per CPU-second on 1 and 2 threads means a 2x wall-clock gain on two free cores;
-//! - wall time and nodes to complete a fixed depth (`SMP_DEPTH`, default 8).
+//! - wall time, cores used and nodes to complete a fixed depth (`SMP_DEPTH`, default 8).
 //!
 //! The machine's load average (`/proc/loadavg`) is printed before and after, since other
 //! processes on the same cores distort the wall-clock figures. Nothing is asserted.
@@ -79,6 +79,7 @@ struct Figures {
     npc: Vec<f64>,
     cores: Vec<f64>,
     depth_ms: Vec<f64>,
+    depth_cores: Vec<f64>,
     depth_nodes: Vec<f64>,
 }
 
@@ -96,7 +97,7 @@ fn smp_speedup() {
         depth
     );
     println!(
-        "{:<15} {:>8} {:>8} {:>5} | {:>7} {:>7} {:>5} | {:>4} {:>4} | {:>6} {:>6} {:>5} {:>8} {:>8}",
+        "{:<15} {:>8} {:>8} {:>5} | {:>7} {:>7} {:>5} | {:>4} {:>4} | {:>6} {:>6} {:>5} {:>4} {:>4} {:>8} {:>8}",
         "position",
         "nps 1t",
         "nps 2t",
@@ -109,6 +110,8 @@ fn smp_speedup() {
         "d-ms1",
         "d-ms2",
         "ratio",
+        "cpu1",
+        "cpu2",
         "nodes 1t",
         "nodes 2t"
     );
@@ -142,8 +145,9 @@ fn smp_speedup() {
                 f[i].nps.push(nodes as f64 / s);
                 f[i].npc.push(nodes as f64 / cpu);
                 f[i].cores.push(cpu / s);
-                let (s, _, nodes) = run(e, &board, &depth_limits);
+                let (s, cpu, nodes) = run(e, &board, &depth_limits);
                 f[i].depth_ms.push(s * 1000.0);
+                f[i].depth_cores.push(cpu / s);
                 f[i].depth_nodes.push(nodes as f64);
             }
         }
@@ -153,8 +157,9 @@ fn smp_speedup() {
         let cores = [m(0, |f| &f.cores), m(1, |f| &f.cores)];
         let depth_ms = [m(0, |f| &f.depth_ms), m(1, |f| &f.depth_ms)];
         let depth_nodes = [m(0, |f| &f.depth_nodes), m(1, |f| &f.depth_nodes)];
+        let depth_cores = [m(0, |f| &f.depth_cores), m(1, |f| &f.depth_cores)];
         println!(
-            "{:<15} {:>8.0} {:>8.0} {:>5.2} | {:>7.0} {:>7.0} {:>5.2} | {:>4.2} {:>4.2} | {:>6.0} {:>6.0} {:>5.2} {:>8.0} {:>8.0}",
+            "{:<15} {:>8.0} {:>8.0} {:>5.2} | {:>7.0} {:>7.0} {:>5.2} | {:>4.2} {:>4.2} | {:>6.0} {:>6.0} {:>5.2} {:>4.2} {:>4.2} {:>8.0} {:>8.0}",
             name,
             nps[0],
             nps[1],
@@ -167,6 +172,8 @@ fn smp_speedup() {
             depth_ms[0],
             depth_ms[1],
             depth_ms[0] / depth_ms[1],
+            depth_cores[0],
+            depth_cores[1],
             depth_nodes[0],
             depth_nodes[1]
         );
