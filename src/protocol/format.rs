@@ -205,6 +205,20 @@ impl<W: Write> Out<W> {
     }
 }
 
+/// The answer to `SOLVE`: `SOLVE WIN x,y x,y ...` (the winning line in protocol
+/// coordinates, attacker first), `SOLVE NONE` or `SOLVE UNKNOWN`.
+pub fn solve_line(r: &crate::search::threat::SolveReport) -> String {
+    use crate::search::threat::SolveResult;
+    match r.result {
+        SolveResult::Win => {
+            let line: Vec<String> = r.line.iter().map(|p| p.to_xy()).collect();
+            format!("SOLVE WIN {}", line.join(" "))
+        }
+        SolveResult::None => "SOLVE NONE".to_string(),
+        SolveResult::Unknown => "SOLVE UNKNOWN".to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,19 +268,5 @@ mod tests {
         assert_eq!(score_text(35), "35");
         assert_eq!(score_text(crate::search::WIN - 5), "+M5");
         assert_eq!(score_text(-(crate::search::WIN - 4)), "-M4");
-    }
-}
-
-/// The answer to `SOLVE`: `SOLVE WIN x,y x,y ...` (the winning line in protocol
-/// coordinates, attacker first), `SOLVE NONE` or `SOLVE UNKNOWN`.
-pub fn solve_line(r: &crate::search::threat::SolveReport) -> String {
-    use crate::search::threat::SolveResult;
-    match r.result {
-        SolveResult::Win => {
-            let line: Vec<String> = r.line.iter().map(|p| p.to_xy()).collect();
-            format!("SOLVE WIN {}", line.join(" "))
-        }
-        SolveResult::None => "SOLVE NONE".to_string(),
-        SolveResult::Unknown => "SOLVE UNKNOWN".to_string(),
     }
 }
