@@ -120,7 +120,8 @@ fn vcf_timing() {
 }
 
 /// VCT on the `vcf=no` positions (VCT puzzles). `VCT_MS` (default 1000) per position,
-/// `VCT_LIMIT` positions at most. Prints the success rate; every win must replay.
+/// `VCT_NODES` nodes per position (default no limit), `VCT_LIMIT` positions at most,
+/// `VCT_ONLY` a comma-separated list of ids, `VCT_VERBOSE` one line per position. Prints the success rate; every win must replay.
 #[test]
 #[ignore]
 fn vct_on_vcf_no_positions() {
@@ -132,18 +133,32 @@ fn vct_on_vcf_no_positions() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(usize::MAX);
+    let only = std::env::var("VCT_ONLY").ok();
+    let nodes: u64 = std::env::var("VCT_NODES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(u64::MAX);
     let stop = AtomicBool::new(false);
     let mut solver = tianyuan::search::threat::vct::VctSolver::new();
     let (mut wins, mut none, mut unknown, mut n) = (0, 0, 0, 0);
     let mut bad = Vec::new();
     let t0 = Instant::now();
-    for c in vcf_cases().iter().filter(|c| !c.vcf).take(limit) {
+    for c in vcf_cases()
+        .iter()
+        .filter(|c| {
+            !c.vcf
+                && only
+                    .as_ref()
+                    .is_none_or(|o| o.split(',').any(|x| x == c.id))
+        })
+        .take(limit)
+    {
         n += 1;
         let mut b = c.board.clone();
         let t = Instant::now();
         let r = solver.solve(
             &mut b,
-            u64::MAX,
+            nodes,
             Some(t + std::time::Duration::from_millis(ms)),
             &stop,
         );
@@ -159,10 +174,11 @@ fn vct_on_vcf_no_positions() {
         }
         if std::env::var("VCT_VERBOSE").is_ok() {
             println!(
-                "{} {:?} {} nodes {:.0} ms",
+                "{} {:?} {} nodes ({} proof nodes) {:.0} ms",
                 c.id,
                 r,
                 solver.nodes(),
+                solver.proof_nodes(),
                 t.elapsed().as_secs_f64() * 1000.0
             );
         }

@@ -148,6 +148,73 @@ pub fn five_points(board: &Board, c: Color, cap: usize) -> Vec<Pos> {
     out
 }
 
+/// Every five point of `c` on the lines where `p` held a four before `c`'s stone went there
+/// (`pre_code`: `c`'s code at `p` before the move), into `out` (cleared first).
+pub fn new_five_list(board: &Board, c: Color, p: Pos, pre_code: u16, out: &mut Vec<Pos>) {
+    out.clear();
+    for (d, &delta) in DELTA.iter().enumerate() {
+        let nib = (pre_code >> (4 * d)) & 0xF;
+        if !(Pattern::Four as u16..=Pattern::DoubleFour as u16).contains(&nib) {
+            continue;
+        }
+        let shift = 4 * d as u32;
+        for k in [-4i32, -3, -2, -1, 1, 2, 3, 4] {
+            let q = Pos((p.index() as i32 + k * delta) as u16);
+            if board.is_empty(q) && (board.code(c, q) >> shift) & 0xF == Pattern::Five as u16 {
+                out.push(q);
+            }
+        }
+    }
+}
+
+/// Whether a stone on one point can stop a five elsewhere: only in caro, where a five with
+/// opponent stones right beyond both ends does not win (protocol.md §5.3), so a stone just
+/// beyond one end of a four whose other end is already blocked defends it.
+#[inline]
+pub fn has_caps(rule: Rule) -> bool {
+    matches!(rule, Rule::Caro | Rule::CaroExact)
+}
+
+/// The defender's moves that leave `a` none of its five points `fives` (which must be all of
+/// them): the five points themselves and, under caro, the points within five of them on
+/// their lines that cap a five at an end. Legal for the defender; into `out` (cleared).
+pub fn five_defences(board: &mut Board, a: Color, fives: &[Pos], out: &mut Vec<Pos>) {
+    out.clear();
+    let d = a.opponent();
+    let still = |b: &Board| {
+        fives
+            .iter()
+            .any(|&f| b.is_empty(f) && b.combo(a, f) == Combo::Five)
+    };
+    let mut cand: Vec<Pos> = Vec::with_capacity(16);
+    for &q in fives {
+        cand.push(q);
+        if has_caps(board.rule()) {
+            for &delta in &DELTA {
+                for k in (-5..=5i32).filter(|&k| k != 0) {
+                    let c = Pos((q.index() as i32 + k * delta) as u16);
+                    if board.is_empty(c) {
+                        cand.push(c);
+                    }
+                }
+            }
+        }
+    }
+    cand.sort_unstable();
+    cand.dedup();
+    for c in cand {
+        if !is_legal(board, d, c) {
+            continue;
+        }
+        board.make_colored(c, d);
+        let holds = still(board);
+        board.undo();
+        if !holds {
+            out.push(c);
+        }
+    }
+}
+
 /// Outcome of one subtree.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Step {
@@ -383,6 +450,7 @@ impl VcfSolver {
         }
         let dc = a.opponent();
         let d_forbidden = b.rule().has_forbidden(dc);
+        let caps = has_caps(b.rule());
         let next = if remaining == EXACT {
             EXACT
         } else {
@@ -397,6 +465,22 @@ impl VcfSolver {
                 break;
             }
             b.make_colored(p, a);
+            if caps {
+                let r = self.caro_replies(b, a, p, pre, depth, next, stop);
+                b.undo();
+                match r {
+                    Step::Fail(exact) => {
+                        if !exact {
+                            result = Step::Fail(false);
+                        }
+                        continue;
+                    }
+                    _ => {
+                        result = r;
+                        break;
+                    }
+                }
+            }
             let (n, q) = new_five_points(b, a, p, pre);
             if n >= 2 || (n == 1 && d_forbidden && b.forbidden(q).is_some()) {
                 b.undo();
@@ -446,6 +530,57 @@ impl VcfSolver {
             }
         }
         result
+    }
+
+    /// Caro: the attacker has just played the four `p`; every defence (block or cap, see
+    /// [`five_defences`]) must lose. No defence: a win.
+    #[allow(clippy::too_many_arguments)]
+    fn caro_replies(
+        &mut self,
+        b: &mut Board,
+        a: Color,
+        p: Pos,
+        pre: u16,
+        depth: usize,
+        next: u32,
+        stop: &AtomicBool,
+    ) -> Step {
+        let dc = a.opponent();
+        let mut fives = Vec::new();
+        new_five_list(b, a, p, pre, &mut fives);
+        if fives.is_empty() {
+            return Step::Fail(true);
+        }
+        let mut replies = Vec::new();
+        five_defences(b, a, &fives, &mut replies);
+        if replies.is_empty() {
+            self.win_line(p);
+            return Step::Win;
+        }
+        for r in replies {
+            if b.combo(dc, r) == Combo::Five {
+                return Step::Fail(true);
+            }
+            let pre_d = b.code(dc, r);
+            b.make_colored(r, dc);
+            let (nd, qd) = new_five_points(b, dc, r, pre_d);
+            let res = if nd >= 2 {
+                Step::Fail(true)
+            } else {
+                self.path.push(p);
+                self.path.push(r);
+                let forced = if nd == 1 { qd } else { Pos::NONE };
+                let res = self.attack(b, a, depth + 1, next, forced, p, stop);
+                self.path.pop();
+                self.path.pop();
+                res
+            };
+            b.undo();
+            if res != Step::Win {
+                return res;
+            }
+        }
+        Step::Win
     }
 
     fn win_line(&mut self, last: Pos) {

@@ -24,30 +24,54 @@
 //! 4. one five point of the defender: the block is the only move (illegal for renju black:
 //!    disproved);
 //! 5. otherwise the moves are the attacker's threats: every legal point where some line
-//!    pattern is an open or split three or a four. None: disproved.
+//!    pattern is an open or split three or a four, and (from the second pass on) one
+//!    virtual child, the quiet-threat node of the same position. No move: disproved.
+//!
+//! Quiet-threat nodes (attacker to move, same stones): the moves are the legal points with
+//! two growing line shapes (open or closed twos and threes), or one closed three, after
+//! which the attacker would have a VCF if the defender passed (one VCF per candidate, so
+//! the node is expanded only when df-pn reaches it: its proof number starts at `QUIET_PN`
+//! where real threats start at 1). No move: disproved.
 //!
 //! AND nodes (defender to move):
 //! 1. a five point of the defender: disproved;
 //! 2. two attacker five points: proved; one: the block is the only move, and a block
 //!    forbidden to renju black proves the node (forbidden-point capture);
-//! 3. a VCF of the defender: disproved (the attacker's three was too slow);
+//! 3. a VCF of the defender: disproved (the attacker's threat was too slow);
 //! 4. the attacker's threats `S` are its legal points with two five points (a straight four,
-//!    or for white/freestyle two fours). `S` empty: disproved (no threat is pending, the
-//!    defender has a free move);
-//! 5. the defender's moves are every defender four (counter-fours, legal for renju black),
-//!    and every legal point on a four-making line of each point of `S` (within five points:
-//!    the point itself, both ends, the far ends, split-three gaps, and in caro the blockers
-//!    beyond a five) that leaves the attacker no point of `S` still winning. None: proved.
+//!    or for white/freestyle two fours). If `S` is not empty the defender's moves are every
+//!    legal point on a four-making line of each point of `S` (within five points: the point
+//!    itself, both ends, the far ends, split-three gaps, and in caro the blockers beyond a
+//!    five) that leaves the attacker no point of `S` still winning;
+//! 5. if `S` is empty the pending threat is the attacker's VCF if the defender passed (none:
+//!    disproved, the defender has a free move). The defender's moves are the legal points
+//!    of the VCF's relevance zone (within five points, on the four lines, of a move of the
+//!    VCF or of its final five point, so that the forbidden block of a capture counts)
+//!    after which the attacker has no VCF. A stone outside the zone changes no pattern,
+//!    five point or (but for the recursive rule) forbidden point of the VCF, which still
+//!    wins;
+//! 6. in both cases, and whatever the threat, every defender four (counter-four, legal for
+//!    renju black) is a move too. No move: proved.
 //!
-//! Every verdict a VCF sub-search could not finish in its node budget is taken the
-//! defender's way (an attacker VCF as "none", a defender VCF as "yes"), so a reported win is
-//! always real; the final answer is then "unknown" instead of "none".
+//! # Passes
 //!
-//! Known limits (documented, not bugs): attacker moves are fours and threes only (no quiet
-//! moves that prepare a VCF), and a renju white defence that makes black's straight-four
-//! point forbidden from afar (through the recursive double-three rule) is not generated.
+//! [`VctSolver::solve`] runs up to three passes on a fresh table: threes and fours only
+//! (fast); then with quiet threats; then with VCF sub-searches ten times larger. A pass runs
+//! only if the one before ended with "none" or with "none but for a VCF sub-search that hit
+//! its budget". Every such unfinished VCF is taken the defender's way (an attacker VCF as
+//! "no", a defender VCF as "yes"), so a reported win is always real; the final answer is
+//! then "unknown" instead of "none". Measured on the 377 `vcf=no` positions (VCT puzzles)
+//! at 1 s each: threes and fours only 319 wins; one pass with quiet threats as ordinary
+//! moves 312 (generating them everywhere costs too much); the passes with the virtual
+//! quiet-threat child 358.
+//!
+//! Known limits (documented, not bugs): a renju white defence that makes black's threat
+//! point forbidden from afar (through the recursive double-three rule) is not generated,
+//! and quiet threats are only those that threaten a VCF at once.
 
-use super::vcf::{five_points, is_four_point, is_legal, VcfOutcome, VcfSolver};
+use super::vcf::{
+    five_defences, five_points, has_caps, is_four_point, is_legal, VcfOutcome, VcfSolver,
+};
 use crate::board::{zobrist, Board, Combo, Pattern, DELTA};
 use crate::core::{Color, Pos, POS_COUNT};
 use smallvec::SmallVec;
@@ -59,7 +83,7 @@ use std::time::Instant;
 /// Proof and disproof numbers saturate here (a proved or disproved node).
 const INF: u32 = 1 << 28;
 
-/// Node budget of each VCF sub-search.
+/// Node budget of each VCF sub-search (ten times this in the last pass).
 const VCF_BUDGET: u64 = 20_000;
 /// Node budget of the VCF that tests a quiet threat candidate.
 const QUIET_VCF_BUDGET: u64 = 2_000;
@@ -107,6 +131,29 @@ const UNKNOWN_ENTRY: Entry = Entry {
 
 type Moves = SmallVec<[Pos; 64]>;
 
+/// The three kinds of node: attacker to move (its threes and fours, and one virtual child
+/// standing for its quiet threats), the virtual node of quiet threats (same position,
+/// attacker to move), defender to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Or,
+    Quiet,
+    And,
+}
+
+impl Kind {
+    fn is_or(self) -> bool {
+        self != Kind::And
+    }
+}
+
+/// Key salt of the virtual quiet-threat node of a position.
+const QUIET_SALT: u64 = 0x5155_4945_5454_4852;
+/// Initial proof number of an unexpanded quiet-threat node: the attacker's threes and fours
+/// are tried first, quiet threats (costly to generate: one VCF per candidate) when the
+/// threes and fours look at least this hard.
+const QUIET_PN: u32 = 6;
+
 /// What the first visit of a node finds.
 enum Expansion {
     Proved,
@@ -131,6 +178,8 @@ pub struct VctSolver {
     generation: u32,
     quiet: bool,
     allow_quiet: bool,
+    vcf_budget: u64,
+    proof_nodes: u64,
 }
 
 impl Default for VctSolver {
@@ -165,7 +214,7 @@ impl VctSolver {
     /// A solver with an empty table.
     pub fn new() -> VctSolver {
         VctSolver {
-            vcf: VcfSolver::new(),
+            vcf: VcfSolver::with_table_bits(20),
             tt: Map::default(),
             arena: Vec::new(),
             wins: Map::default(),
@@ -178,13 +227,20 @@ impl VctSolver {
             stamp: vec![0; POS_COUNT],
             generation: 0,
             quiet: false,
-            allow_quiet: std::env::var("VCT_QUIET").map(|v| v != "0").unwrap_or(true),
+            allow_quiet: true,
+            vcf_budget: VCF_BUDGET,
+            proof_nodes: 0,
         }
     }
 
     /// Nodes of the last call: proof-search nodes plus VCF sub-search nodes.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Proof-search node visits of the last call (part of [`VctSolver::nodes`]).
+    pub fn proof_nodes(&self) -> u64 {
+        self.proof_nodes
     }
 
     /// Searches a VCT for the side to move of `board` within about `max_nodes` nodes (VCF
@@ -200,23 +256,31 @@ impl VctSolver {
     ) -> VcfOutcome {
         self.attacker = board.side_to_move();
         self.nodes = 0;
+        self.proof_nodes = 0;
         self.limit = max_nodes;
         self.deadline = deadline;
         self.vcf.set_deadline(deadline);
-        // Pass 1: threes and fours only (fast). Pass 2, only if pass 1 proved there is no
-        // such win: quiet VCF threats as well, with what is left of the budget.
+        // Pass 1: threes and fours only (fast). Pass 2: quiet VCF threats as well. Pass 3:
+        // the same with VCF sub-searches ten times larger. A pass runs only if the one before
+        // it ended without a win and without running out of nodes or time: proved "none", or
+        // "none" but for some VCF sub-search that hit its budget.
         let mut result = VcfOutcome::Unknown;
-        for quiet in [false, true] {
+        for (quiet, budget) in [
+            (false, VCF_BUDGET),
+            (true, VCF_BUDGET),
+            (true, 10 * VCF_BUDGET),
+        ] {
             if quiet && !self.allow_quiet {
                 break;
             }
             self.quiet = quiet;
+            self.vcf_budget = budget;
             self.tt.clear();
             self.arena.clear();
             self.wins.clear();
             self.aborted = false;
             self.incomplete = false;
-            let (pn, dn) = self.mid(board, true, INF, INF, stop);
+            let (pn, dn) = self.mid(board, Kind::Or, INF, INF, stop);
             result = if pn == 0 {
                 VcfOutcome::Win(self.main_line(board))
             } else if dn == 0 && !self.incomplete && !self.aborted {
@@ -224,7 +288,8 @@ impl VctSolver {
             } else {
                 VcfOutcome::Unknown
             };
-            if result != VcfOutcome::None {
+            let settled_none = result == VcfOutcome::None && quiet;
+            if result.is_win() || self.aborted || settled_none {
                 break;
             }
         }
@@ -251,7 +316,10 @@ impl VctSolver {
     }
 
     fn run_vcf(&mut self, b: &mut Board, stop: &AtomicBool) -> VcfOutcome {
-        let budget = VCF_BUDGET.min(self.limit.saturating_sub(self.nodes)).max(1);
+        let budget = self
+            .vcf_budget
+            .min(self.limit.saturating_sub(self.nodes))
+            .max(1);
         let r = self.vcf.solve(b, budget, stop);
         self.nodes += self.vcf.nodes();
         r
@@ -367,9 +435,10 @@ impl VctSolver {
         zone
     }
 
-    /// OR-node quiet threats: legal non-threat points with two or more line shapes that can
-    /// grow (open or closed twos and threes) after which the attacker would have a VCF if
-    /// the defender passed. Pushed below every three and four.
+    /// The moves of a quiet-threat node: legal non-threat points with two or more line
+    /// shapes that can grow (open or closed twos and threes), or a closed three, after which
+    /// the attacker would have a VCF if the defender passed; scored by the attacker's point
+    /// score.
     fn quiet_threats(
         &mut self,
         b: &mut Board,
@@ -412,10 +481,26 @@ impl VctSolver {
     }
 
     /// First visit of a node: terminal verdicts, else its moves in `out` (best first).
-    fn expand(&mut self, b: &mut Board, or: bool, out: &mut Moves, stop: &AtomicBool) -> Expansion {
+    fn expand(
+        &mut self,
+        b: &mut Board,
+        kind: Kind,
+        out: &mut Moves,
+        stop: &AtomicBool,
+    ) -> Expansion {
         let a = self.attacker;
         let d = a.opponent();
-        if or {
+        if kind == Kind::Quiet {
+            let mut scored: SmallVec<[(i32, Pos); 64]> = SmallVec::new();
+            self.quiet_threats(b, &mut scored, stop);
+            if scored.is_empty() {
+                return Expansion::Disproved;
+            }
+            scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+            out.extend(scored.iter().map(|x| x.1));
+            return Expansion::Moves;
+        }
+        if kind == Kind::Or {
             if let Some(&p) = five_points(b, a, 1).first() {
                 self.wins.insert(b.hash(), vec![p]);
                 return Expansion::Proved;
@@ -449,28 +534,29 @@ impl VctSolver {
                     b.combo_table(a).score(b.code(a, p)) + b.combo_table(d).score(b.code(d, p));
                 scored.push((own * 10_000 + score.clamp(0, 9_999), p));
             }
-            if self.quiet {
-                self.quiet_threats(b, &mut scored, stop);
-            }
-            if scored.is_empty() {
+            if scored.is_empty() && !self.quiet {
                 return Expansion::Disproved;
             }
             scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
             out.extend(scored.iter().map(|x| x.1));
+            if self.quiet {
+                out.push(Pos::NONE);
+            }
             Expansion::Moves
         } else {
             if !five_points(b, d, 1).is_empty() {
                 return Expansion::Disproved;
             }
-            let af = five_points(b, a, 2);
-            if af.len() >= 2 {
-                return Expansion::Proved;
-            }
-            if let Some(&q) = af.first() {
-                if !is_legal(b, d, q) {
+            let af = five_points(b, a, 8);
+            if !af.is_empty() {
+                // The defender must stop the five points: block them (or, in caro, cap one
+                // beyond an end). No way: proved (two five points, a forbidden block).
+                let mut defs = Vec::new();
+                five_defences(b, a, &af, &mut defs);
+                if defs.is_empty() {
                     return Expansion::Proved;
                 }
-                out.push(q);
+                out.extend_from_slice(&defs);
                 return Expansion::Moves;
             }
             match self.run_vcf(b, stop) {
@@ -481,7 +567,13 @@ impl VctSolver {
                 }
                 VcfOutcome::None => {}
             }
-            let threats = self.winning_threats(b);
+            // In caro a straight four can be capped, so `S` proves nothing there: the VCF
+            // threat of step 5 covers it.
+            let threats = if has_caps(b.rule()) {
+                SmallVec::new()
+            } else {
+                self.winning_threats(b)
+            };
             let mut scored: SmallVec<[(i32, Pos); 64]> = SmallVec::new();
             let g;
             if !threats.is_empty() {
@@ -549,15 +641,42 @@ impl VctSolver {
         }
     }
 
+    /// The table key of a node.
+    #[inline]
+    fn key_of(b: &Board, kind: Kind) -> u64 {
+        if kind == Kind::Quiet {
+            b.hash() ^ QUIET_SALT
+        } else {
+            b.hash()
+        }
+    }
+
+    /// The key and table entry of the child reached by `m` (`Pos::NONE`: the virtual
+    /// quiet-threat node of the same position).
+    #[inline]
+    fn child(&self, b: &Board, mover: Color, m: Pos) -> (u64, Entry) {
+        if m.is_none() {
+            let k = b.hash() ^ QUIET_SALT;
+            let e = self.tt.get(&k).copied().unwrap_or(Entry {
+                pn: QUIET_PN,
+                ..UNKNOWN_ENTRY
+            });
+            (k, e)
+        } else {
+            let k = b.hash() ^ zobrist(mover, m);
+            (k, self.tt.get(&k).copied().unwrap_or(UNKNOWN_ENTRY))
+        }
+    }
+
     /// The moves of a node: from the table, or by expanding it (which may settle it).
     fn node_moves(
         &mut self,
         b: &mut Board,
-        or: bool,
+        kind: Kind,
         out: &mut Moves,
         stop: &AtomicBool,
     ) -> Option<(u32, u32)> {
-        let key = b.hash();
+        let key = Self::key_of(b, kind);
         if let Some(e) = self.tt.get(&key) {
             if e.pn == 0 || e.dn == 0 {
                 return Some((e.pn, e.dn));
@@ -569,7 +688,7 @@ impl VctSolver {
                 return None;
             }
         }
-        let verdict = self.expand(b, or, out, stop);
+        let verdict = self.expand(b, kind, out, stop);
         let (pn, dn) = match verdict {
             Expansion::Proved => (0, INF),
             Expansion::Disproved => (INF, 0),
@@ -584,8 +703,6 @@ impl VctSolver {
                 return None;
             }
         };
-        // A settled node caused by an unfinished VCF must not be trusted across budgets, but
-        // within one call it is consistent: store it.
         let e = self.tt.entry(key).or_insert(UNKNOWN_ENTRY);
         e.pn = pn;
         e.dn = dn;
@@ -597,22 +714,24 @@ impl VctSolver {
     fn mid(
         &mut self,
         b: &mut Board,
-        or: bool,
+        kind: Kind,
         th_pn: u32,
         th_dn: u32,
         stop: &AtomicBool,
     ) -> (u32, u32) {
         self.nodes += 1;
+        self.proof_nodes += 1;
         let start_nodes = self.nodes;
-        let key = b.hash();
+        let key = Self::key_of(b, kind);
         if self.out_of_budget(stop) {
             let e = self.tt.get(&key).copied().unwrap_or(UNKNOWN_ENTRY);
             return (e.pn, e.dn);
         }
         let mut moves = Moves::new();
-        if let Some(settled) = self.node_moves(b, or, &mut moves, stop) {
+        if let Some(settled) = self.node_moves(b, kind, &mut moves, stop) {
             return settled;
         }
+        let or = kind.is_or();
         let mover = if or {
             self.attacker
         } else {
@@ -627,11 +746,7 @@ impl VctSolver {
             let mut second = INF;
             let (mut sum, mut min) = (0u64, INF);
             for (i, &m) in moves.iter().enumerate() {
-                let e = self
-                    .tt
-                    .get(&(key ^ zobrist(mover, m)))
-                    .copied()
-                    .unwrap_or(UNKNOWN_ENTRY);
+                let (_, e) = self.child(b, mover, m);
                 // OR: minimise pn, sum dn; AND: minimise dn, sum pn.
                 let (num, other) = if or { (e.pn, e.dn) } else { (e.dn, e.pn) };
                 sum += other as u64;
@@ -670,15 +785,55 @@ impl VctSolver {
                 )
             };
             let m = moves[best];
-            b.make_colored(m, mover);
-            self.mid(b, !or, c_pn, c_dn, stop);
-            b.undo();
+            if m.is_none() {
+                self.mid(b, Kind::Quiet, c_pn, c_dn, stop);
+            } else {
+                b.make_colored(m, mover);
+                self.mid(b, if or { Kind::And } else { Kind::Or }, c_pn, c_dn, stop);
+                b.undo();
+            }
         }
         let e = self.tt.entry(key).or_insert(UNKNOWN_ENTRY);
         e.pn = pn;
         e.dn = dn;
         e.work = sat(e.work as u64 + self.nodes - start_nodes + 1);
         (pn, dn)
+    }
+
+    /// The cached moves of a node (empty if it was never expanded).
+    fn cached_moves(&self, key: u64) -> Vec<Pos> {
+        match self.tt.get(&key) {
+            Some(e) if e.expanded => {
+                self.arena[e.start as usize..e.start as usize + e.len as usize].to_vec()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Among the proved children of a node, the one with the least work (attacker) or the
+    /// most (defender: its longest resistance).
+    fn proved_child(&self, b: &Board, kind: Kind) -> Option<Pos> {
+        let or = kind.is_or();
+        let mover = if or {
+            self.attacker
+        } else {
+            self.attacker.opponent()
+        };
+        self.cached_moves(Self::key_of(b, kind))
+            .into_iter()
+            .filter_map(|m| {
+                let (_, e) = self.child(b, mover, m);
+                (e.pn == 0).then_some((e.work, m))
+            })
+            .reduce(|x, y| {
+                let better = if or { y.0 < x.0 } else { y.0 > x.0 };
+                if better {
+                    y
+                } else {
+                    x
+                }
+            })
+            .map(|x| x.1)
     }
 
     /// The main line of a proved root: the attacker's proved move with the least work, the
@@ -691,74 +846,67 @@ impl VctSolver {
         let mut or = true;
         let stop = AtomicBool::new(false);
         loop {
-            let key = board.hash();
             if or {
-                if let Some(l) = self.wins.get(&key) {
+                if let Some(l) = self.wins.get(&board.hash()) {
                     line.extend_from_slice(l);
                     break;
                 }
-            } else {
-                let af = five_points(board, a, 2);
-                if af.len() >= 2 || (af.len() == 1 && !is_legal(board, d, af[0])) {
+                let mut m = self.proved_child(board, Kind::Or);
+                if m == Some(Pos::NONE) {
+                    m = self.proved_child(board, Kind::Quiet);
+                }
+                let Some(m) = m.filter(|m| !m.is_none()) else {
+                    break;
+                };
+                line.push(m);
+                board.make_colored(m, a);
+                played += 1;
+                or = false;
+                continue;
+            }
+            let af = five_points(board, a, 8);
+            if !af.is_empty() {
+                let mut defs = Vec::new();
+                five_defences(board, a, &af, &mut defs);
+                if defs.is_empty() {
                     break;
                 }
             }
-            let mover = if or { a } else { d };
-            let e = self.tt.get(&key).copied().unwrap_or(UNKNOWN_ENTRY);
-            let moves: Vec<Pos> = if e.expanded {
-                self.arena[e.start as usize..e.start as usize + e.len as usize].to_vec()
+            if let Some(m) = self.proved_child(board, Kind::And) {
+                line.push(m);
+                board.make_colored(m, d);
+                played += 1;
+                or = true;
+                continue;
+            }
+            // Proved because no defence holds: the defender plays the first defence point (or
+            // any legal point), then the attacker's VCF wins.
+            let threats = if has_caps(board.rule()) {
+                SmallVec::new()
             } else {
-                Vec::new()
+                self.winning_threats(board)
             };
-            let pick = moves
-                .iter()
-                .filter_map(|&m| {
-                    let ce = self.tt.get(&(key ^ zobrist(mover, m))).copied()?;
-                    (ce.pn == 0).then_some((ce.work, m))
-                })
-                .reduce(|x, y| {
-                    let better = if or { y.0 < x.0 } else { y.0 > x.0 };
-                    if better {
-                        y
-                    } else {
-                        x
-                    }
-                })
-                .map(|x| x.1);
-            let m = match pick {
-                Some(m) => m,
-                None if !or => {
-                    // Proved because no defence holds: the defender plays the first
-                    // defence point (or any legal point), then the attacker's VCF wins.
-                    let threats = self.winning_threats(board);
-                    let mut cand: Vec<Pos> = if threats.is_empty() {
-                        match self.null_move_vcf(board, &stop) {
-                            Some(l) => self.relevance_zone(board, &l),
-                            None => Vec::new(),
-                        }
-                    } else {
-                        self.defence_candidates(board, &threats).to_vec()
-                    };
-                    cand.retain(|&p| is_legal(board, d, p));
-                    let q = cand
-                        .first()
-                        .copied()
-                        .or_else(|| board.empty_points().find(|&p| is_legal(board, d, p)));
-                    let Some(q) = q else { break };
-                    line.push(q);
-                    board.make_colored(q, d);
-                    played += 1;
-                    if let VcfOutcome::Win(l) = self.vcf.solve(board, 10_000_000, &stop) {
-                        line.extend_from_slice(&l);
-                    }
-                    break;
+            let mut cand: Vec<Pos> = if threats.is_empty() {
+                match self.null_move_vcf(board, &stop) {
+                    Some(l) => self.relevance_zone(board, &l),
+                    None => Vec::new(),
                 }
-                None => break,
+            } else {
+                self.defence_candidates(board, &threats).to_vec()
             };
-            line.push(m);
-            board.make_colored(m, mover);
+            cand.retain(|&p| is_legal(board, d, p));
+            let q = cand
+                .first()
+                .copied()
+                .or_else(|| board.empty_points().find(|&p| is_legal(board, d, p)));
+            let Some(q) = q else { break };
+            line.push(q);
+            board.make_colored(q, d);
             played += 1;
-            or = !or;
+            if let VcfOutcome::Win(l) = self.vcf.solve(board, 10_000_000, &stop) {
+                line.extend_from_slice(&l);
+            }
+            break;
         }
         for _ in 0..played {
             board.undo();

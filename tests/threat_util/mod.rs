@@ -21,43 +21,138 @@ pub fn legal(b: &Board, c: Color, p: Pos) -> bool {
     !(b.rule().has_forbidden(c) && b.forbidden(p).is_some())
 }
 
+/// Every legal move of the defender (the opponent of `a`) after which `a` has no five
+/// point: the block of a four, and under caro also a stone that caps a five at one end.
+/// Full scan, independent of the solvers.
+pub fn defences(b: &mut Board, a: Color) -> Vec<Pos> {
+    let d = a.opponent();
+    // Whether a point makes a five depends only on the eleven points centred on it along
+    // each line, so only stones within five of a five point, on its lines, can matter.
+    let af = fives(b, a);
+    let pts: Vec<Pos> = b
+        .empty_points()
+        .filter(|q| {
+            af.iter().any(|f| {
+                let (dx, dy) = (q.x() as i64 - f.x() as i64, q.y() as i64 - f.y() as i64);
+                (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && dx.abs().max(dy.abs()) <= 5
+            })
+        })
+        .collect();
+    let mut out = Vec::new();
+    for q in pts {
+        if !legal(b, d, q) {
+            continue;
+        }
+        b.make_colored(q, d);
+        if fives(b, a).is_empty() {
+            out.push(q);
+        }
+        b.undo();
+    }
+    out
+}
+
 /// How a winning line ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum End {
     /// The last move makes a five.
     Five,
-    /// The last move leaves two or more five points and the defender has none.
+    /// The last move leaves five points that no defender move removes (two or more, or a
+    /// caro five that cannot be capped), and the defender has none.
     Unstoppable,
     /// The last move is a white four whose only block is forbidden to black.
     Forbidden,
 }
 
 /// Checks the end of a line: the attacker `a` has just played its last move on `b`.
-fn check_end(b: &Board, a: Color, made_five: bool) -> Result<End, String> {
+fn check_end(b: &mut Board, a: Color, made_five: bool) -> Result<End, String> {
     if made_five {
         return Ok(End::Five);
     }
     let d = a.opponent();
     let af = fives(b, a);
+    if af.is_empty() {
+        return Err("line ends without a five point".into());
+    }
     if !fives(b, d).is_empty() {
         return Err("line ends while the defender has a five point".into());
     }
-    if af.len() >= 2 {
-        return Ok(End::Unstoppable);
+    let defs = defences(b, a);
+    if !defs.is_empty() {
+        return Err(format!(
+            "line ends but the defender can answer with {:?}",
+            defs
+        ));
     }
     if af.len() == 1 && b.rule().has_forbidden(d) && b.forbidden(af[0]).is_some() {
         return Ok(End::Forbidden);
     }
-    Err(format!(
-        "line ends without a win ({} five points)",
-        af.len()
-    ))
+    Ok(End::Unstoppable)
+}
+
+/// Checks an attacker move `p` before it is played: on the board, legal, and if the
+/// defender has five points, a five or a move that leaves the defender none. Returns whether
+/// it answered a defender four.
+fn check_attacker_move(b: &mut Board, a: Color, i: usize, p: Pos) -> Result<bool, String> {
+    if !b.contains(p) || !b.is_empty(p) {
+        return Err(format!("move {} ({}) is not an empty point", i, p));
+    }
+    if !legal(b, a, p) {
+        return Err(format!("attacker move {} ({}) is forbidden", i, p));
+    }
+    let d = a.opponent();
+    if fives(b, d).is_empty() || b.is_five(a, p) {
+        return Ok(false);
+    }
+    b.make_colored(p, a);
+    let left = fives(b, d);
+    b.undo();
+    if left.is_empty() {
+        Ok(true)
+    } else {
+        Err(format!(
+            "attacker move {} ({}) leaves the defender the five points {:?}",
+            i, p, left
+        ))
+    }
+}
+
+/// Checks a defender move `q` after the attacker's four: legal, no five, and a real
+/// defence (the attacker has no five point after it); outside caro it must be the one block.
+fn check_defence(b: &mut Board, a: Color, i: usize, q: Pos) -> Result<(), String> {
+    let d = a.opponent();
+    let af = fives(b, a);
+    let defs = defences(b, a);
+    if defs.is_empty() {
+        return Err(format!(
+            "the attacker already wins before defender move {} ({})",
+            i, q
+        ));
+    }
+    if !defs.contains(&q) {
+        return Err(format!(
+            "defender move {} ({}) does not stop the four (defences {:?})",
+            i, q, defs
+        ));
+    }
+    let caro = matches!(b.rule(), Rule::Caro | Rule::CaroExact);
+    if !caro && (af.len() != 1 || defs != af) {
+        return Err(format!(
+            "defender move {} ({}): block {:?} is not unique",
+            i, q, defs
+        ));
+    }
+    if b.is_five(d, q) {
+        return Err(format!("defender move {} ({}) makes a five", i, q));
+    }
+    Ok(())
 }
 
 /// Replays a VCF line for the side to move of `board`: every attacker move is legal and a
 /// four (or a five), answers the defender's five point when there is one, every defender
-/// move is the unique block of the four and makes no five, and the line ends in a five, two
-/// five points, or a forbidden-point capture.
+/// move is the unique block of the four (under caro: one of the moves that leave no five
+/// point) and makes no five, and the line ends in a five, five points the defender cannot
+/// stop, or a forbidden-point capture.
 pub fn check_vcf_line(board: &Board, line: &[Pos]) -> Result<End, String> {
     if line.is_empty() || line.len().is_multiple_of(2) {
         return Err(format!("line of {} moves", line.len()));
@@ -68,55 +163,20 @@ pub fn check_vcf_line(board: &Board, line: &[Pos]) -> Result<End, String> {
     let mut i = 0;
     loop {
         let p = line[i];
-        if !b.contains(p) || !b.is_empty(p) {
-            return Err(format!("move {} ({}) is not an empty point", i, p));
-        }
-        if !legal(&b, a, p) {
-            return Err(format!("attacker move {} ({}) is forbidden", i, p));
-        }
-        let df = fives(&b, d);
-        if !df.is_empty() && (df.len() > 1 || df[0] != p) && !b.is_five(a, p) {
-            return Err(format!(
-                "attacker move {} ({}) ignores the defender's five point {:?}",
-                i, p, df
-            ));
-        }
+        check_attacker_move(&mut b, a, i, p)?;
         let five = b.is_five(a, p);
         b.make_colored(p, a);
         if i + 1 == line.len() {
-            return check_end(&b, a, five);
+            return check_end(&mut b, a, five);
         }
         if five {
             return Err(format!("five at move {} before the end of the line", i));
         }
-        let af = fives(&b, a);
-        if af.len() != 1 {
-            return Err(format!(
-                "attacker move {} ({}) leaves {} five points mid-line",
-                i,
-                p,
-                af.len()
-            ));
+        if fives(&b, a).is_empty() {
+            return Err(format!("attacker move {} ({}) is not a four", i, p));
         }
         let q = line[i + 1];
-        if q != af[0] {
-            return Err(format!(
-                "defender move {} ({}) is not the forced block {}",
-                i + 1,
-                q,
-                af[0]
-            ));
-        }
-        if !legal(&b, d, q) {
-            return Err(format!(
-                "defender block {} ({}) is forbidden: the line should have ended",
-                i + 1,
-                q
-            ));
-        }
-        if b.is_five(d, q) {
-            return Err(format!("defender block {} ({}) makes a five", i + 1, q));
-        }
+        check_defence(&mut b, a, i + 1, q)?;
         b.make_colored(q, d);
         i += 2;
     }
@@ -133,9 +193,10 @@ pub fn vcf_threat(b: &mut Board, a: Color, p: Pos) -> bool {
 }
 
 /// Replays a VCT main line: every attacker move is legal and either a threat (a four, a
-/// move whose line pattern is an open or split three, or a quiet VCF threat) or the block of
-/// the defender's only five point; after an attacker four the defender plays the block; defender moves are legal
-/// and make no five; the line ends in a five, two five points or a forbidden capture.
+/// move whose line pattern is an open or split three, or a quiet VCF threat) or the answer
+/// to the defender's four; after an attacker four the defender's move is a real defence
+/// (as in [`check_vcf_line`]); defender moves are legal and make no five; the line ends in a
+/// five, five points the defender cannot stop, or a forbidden-point capture.
 pub fn check_vct_line(board: &Board, line: &[Pos]) -> Result<End, String> {
     if line.is_empty() || line.len().is_multiple_of(2) {
         return Err(format!("line of {} moves", line.len()));
@@ -146,21 +207,8 @@ pub fn check_vct_line(board: &Board, line: &[Pos]) -> Result<End, String> {
     let mut i = 0;
     loop {
         let p = line[i];
-        if !b.contains(p) || !b.is_empty(p) {
-            return Err(format!("move {} ({}) is not an empty point", i, p));
-        }
-        if !legal(&b, a, p) {
-            return Err(format!("attacker move {} ({}) is forbidden", i, p));
-        }
+        let blocks = check_attacker_move(&mut b, a, i, p)?;
         let five = b.is_five(a, p);
-        let df = fives(&b, d);
-        let blocks = df.len() == 1 && df[0] == p;
-        if !df.is_empty() && !blocks && !five {
-            return Err(format!(
-                "attacker move {} ({}) ignores the defender's five point {:?}",
-                i, p, df
-            ));
-        }
         let threat = (0..4).any(|k| {
             let pat = b.pattern(a, p, k);
             pat.is_three() || pat >= Pattern::Four
@@ -173,28 +221,18 @@ pub fn check_vct_line(board: &Board, line: &[Pos]) -> Result<End, String> {
         }
         b.make_colored(p, a);
         if i + 1 == line.len() {
-            return check_end(&b, a, five);
+            return check_end(&mut b, a, five);
         }
         if five {
             return Err(format!("five at move {} before the end of the line", i));
         }
-        let af = fives(&b, a);
         let q = line[i + 1];
-        if af.len() >= 2 {
-            return Err(format!("attacker move {} ({}) already wins mid-line", i, p));
-        }
-        if af.len() == 1 && q != af[0] && !b.is_five(d, q) {
-            return Err(format!(
-                "defender move {} ({}) ignores the four (block {})",
-                i + 1,
-                q,
-                af[0]
-            ));
-        }
         if !b.contains(q) || !b.is_empty(q) || !legal(&b, d, q) {
             return Err(format!("defender move {} ({}) is illegal", i + 1, q));
         }
-        if b.is_five(d, q) {
+        if !fives(&b, a).is_empty() {
+            check_defence(&mut b, a, i + 1, q)?;
+        } else if b.is_five(d, q) {
             return Err(format!("defender move {} ({}) makes a five", i + 1, q));
         }
         b.make_colored(q, d);
@@ -202,9 +240,10 @@ pub fn check_vct_line(board: &Board, line: &[Pos]) -> Result<End, String> {
     }
 }
 
-/// Slow brute-force VCF: plain recursion over every empty point, testing fours by playing
-/// them and scanning the whole board for five points; no table, no ordering, no pruning.
-/// `budget` counts attacker nodes; `None` when it runs out.
+/// Slow brute-force VCF for the side to move: plain recursion over every empty point,
+/// testing fours by playing them and scanning the whole board for five points, and trying
+/// every defender move that leaves no five point (the block, or a caro cap); no table, no
+/// ordering, no pruning. `budget` counts attacker nodes; `None` when it runs out.
 pub fn brute_vcf(board: &mut Board, budget: &mut u64) -> Option<bool> {
     let a = board.side_to_move();
     if !fives(board, a).is_empty() {
@@ -219,37 +258,32 @@ fn brute_node(b: &mut Board, a: Color, budget: &mut u64) -> Option<bool> {
     }
     *budget -= 1;
     let d = a.opponent();
-    let df = fives(b, d);
-    if df.len() >= 2 {
-        return Some(false);
-    }
-    let pts: Vec<Pos> = if df.len() == 1 {
-        df.clone()
-    } else {
-        b.empty_points().collect()
-    };
+    let pts: Vec<Pos> = b.empty_points().collect();
     for p in pts {
         if !legal(b, a, p) {
             continue;
         }
         b.make_colored(p, a);
-        let af = fives(b, a);
-        let r = if af.is_empty() {
+        // The move must leave the defender no five and make a four.
+        let r = if !fives(b, d).is_empty() || fives(b, a).is_empty() {
             Some(false)
-        } else if af.len() >= 2 {
-            Some(true)
         } else {
-            let q = af[0];
-            if !legal(b, d, q) {
-                Some(true)
-            } else if b.is_five(d, q) {
-                Some(false)
-            } else {
+            let defs = defences(b, a);
+            let mut all = Some(true);
+            for q in defs {
+                if b.is_five(d, q) {
+                    all = Some(false);
+                    break;
+                }
                 b.make_colored(q, d);
                 let r = brute_node(b, a, budget);
                 b.undo();
-                r
+                if r != Some(true) {
+                    all = r;
+                    break;
+                }
             }
+            all
         };
         b.undo();
         match r {
