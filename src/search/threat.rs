@@ -1,8 +1,18 @@
 //! Threat-space search: the VCF and VCT solvers ([`vcf`], [`vct`]) and the `solve` tool.
 //!
-//! [`solve`] is the one entry point for tools and the protocol layer: it copies the board,
-//! runs a solver under a time limit and returns a [`SolveReport`]. The main search uses
-//! [`VcfSolver`] directly (no allocation per call).
+//! Entry points:
+//! - [`solve`] / [`solve_with_stop`], for tools and the protocol layer: copies the board,
+//!   runs a solver under a time limit and returns a [`SolveReport`];
+//! - [`VcfSolver`], for the main search at any node: keep one per thread, call
+//!   [`VcfSolver::solve`] (side to move attacks) or [`VcfSolver::solve_for`] (a given colour
+//!   attacks, for "does the opponent have a VCF after this move?") with a node budget; no
+//!   allocation per call once its buffers have grown, and the table of positions without a
+//!   VCF persists between calls (dropped when the rule or board size changes);
+//! - [`VctSolver`] (df-pn), for the root: node budget, deadline and stop flag;
+//! - the free functions [`vcf()`] and [`vct()`], which build a fresh solver per call.
+//!
+//! Every entry point restores the board exactly (stones and side to move) and never
+//! reports a win that the rules do not give (rules.md §2-3).
 
 #[path = "vcf.rs"]
 pub mod vcf;

@@ -20,6 +20,12 @@
 //!    four points on each side): two or more win ("unstoppable"); one is the forced block.
 //!    If the block is forbidden to a renju black defender the attacker wins (forbidden-point
 //!    capture); if the block makes a five for the defender the line fails.
+//!    Caro (protocol.md §5.3) is the exception: a five with opponent stones right beyond
+//!    both ends does not win, so a stone beyond one end can stop a four, and one stone can
+//!    stop a straight four. There every defence ([`five_defences`]: blocks and caps) is
+//!    tried and all must lose; none at all is a win. (The attacker still answers a defender
+//!    four only on its five point, so a caro win that needs a cap by the attacker can be
+//!    missed, never invented.)
 //! 4. After the block, the defender's new five points are read from the lines through the
 //!    block. Two or more refute the line (the attacker has no five left); one forces the
 //!    attacker's next four onto it.
