@@ -14,7 +14,9 @@
 //! process would.) The engine's own estimate of its non-table memory
 //! (`Engine::memory_overhead`) must also cover what was measured, since the table is sized
 //! from `max_memory` minus that estimate. Measured on Linux x86-64: a 18.4 MiB table and a
-//! peak of 26-28 MiB. Linux only (`/proc`).
+//! peak of 34-36 MiB (26-28 MiB before the root VCT solver). This test caught per-search
+//! solver tables piling up in glibc's per-thread heaps (peak over 64 MiB within two games;
+//! see `return_large_blocks_to_os` in `src/engine.rs`). Linux only (`/proc`).
 #![cfg(target_os = "linux")]
 
 use std::io::{BufRead, BufReader, Write};
