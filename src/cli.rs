@@ -203,6 +203,7 @@ pub fn print_result(r: &SearchResult, json: bool) {
                 "depth": r.depth,
                 "nodes": r.nodes,
                 "nps": r.nps(),
+                "time_ms": r.time_ms,
                 "pv": pv,
             })
         );

@@ -1,17 +1,22 @@
 //! Search on two threads (lazy SMP over the shared transposition table), through
 //! `Engine::think` with `Options { threads: 2, .. }`: legal moves in self-play under every
 //! rule, the basic tactics (win in one, block a four, answer an open three, renju black
-//! avoiding a forbidden point), and VCF puzzles of `tests/data/vcf_positions.txt`. Also the
-//! single-thread deterministic mode that `bench` relies on.
+//! avoiding a forbidden point), VCF puzzles of `tests/data/vcf_positions.txt`, VCT wins found
+//! by the threat helper thread while the main thread searches, and a prompt stop while the
+//! threat helper is busy. Also the single-thread deterministic mode that `bench` relies on.
 //!
 //! Every search is bounded by depth and node count, never by time, so the outcome does not
 //! depend on how loaded the machine is.
 mod common;
+#[allow(dead_code)]
+mod threat_util;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 use tianyuan::board::{Board, GameResult};
 use tianyuan::core::{parse_point, parse_point_list, Color, Pos, Rule};
 use tianyuan::engine::{Engine, Options};
+use tianyuan::search::threat::{VcfOutcome, VctSolver};
 use tianyuan::search::{Limits, SearchResult};
 use tianyuan::time::Budget;
 
@@ -215,4 +220,87 @@ fn one_thread_is_deterministic() {
         (c.best, c.score, c.depth, c.nodes)
     );
     assert_eq!(a.pv, c.pv);
+}
+
+/// With two threads the root VCT runs on the threat helper while the main thread searches;
+/// a win it proves is the search's result even when the main thread's own search (depth 2
+/// here) sees nothing. Positions: the first ten `vcf=no` puzzles whose VCT the solver proves
+/// within 150 000 nodes (the root VCT's budget is 200 000).
+#[test]
+fn root_vct_win_found_by_the_threat_helper() {
+    let stop = AtomicBool::new(false);
+    let mut solver = VctSolver::new();
+    let mut checked = 0;
+    for c in threat_util::vcf_cases().into_iter().filter(|c| !c.vcf) {
+        let mut b = c.board.clone();
+        if !solver.solve(&mut b, 150_000, None, &stop).is_win() {
+            continue;
+        }
+        let r = engine(THREADS).think(
+            &c.board,
+            &limits(2, 3_000_000),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert!(
+            matches!(r.win_in(), Some(k) if k > 0),
+            "{}: score {} depth {} move {}",
+            c.id,
+            r.score,
+            r.depth,
+            r.best
+        );
+        assert_eq!(r.pv.first(), Some(&r.best), "{}", c.id);
+        if let Err(e) = threat_util::check_vct_line(&c.board, &r.pv) {
+            panic!("{}: bad VCT line {:?}: {}", c.id, r.pv, e);
+        }
+        checked += 1;
+        if checked == 10 {
+            break;
+        }
+    }
+    assert_eq!(checked, 10, "fewer than ten VCT positions in the data");
+}
+
+/// A stop raised while the threat helper runs a long root VCT (no node or depth limit, no
+/// deadline) ends the whole search promptly with a legal move.
+#[test]
+fn stop_ends_the_search_while_the_threat_helper_is_busy() {
+    let stop = AtomicBool::new(false);
+    let mut solver = VctSolver::new();
+    let case = threat_util::vcf_cases()
+        .into_iter()
+        .filter(|c| !c.vcf)
+        .find(|c| {
+            let mut b = c.board.clone();
+            matches!(
+                solver.solve(&mut b, 20_000, None, &stop),
+                VcfOutcome::Unknown
+            )
+        })
+        .expect("a position whose VCT is not settled in 20 000 nodes");
+    let mut e = engine(THREADS);
+    let unlimited = Limits::default();
+    let started = Instant::now();
+    let r = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+        });
+        e.think(&case.board, &unlimited, &stop, &mut |_| {})
+    });
+    let took = started.elapsed();
+    assert!(
+        legal(&case.board, r.best),
+        "{}: illegal {}",
+        case.id,
+        r.best
+    );
+    // Generous: the stop is polled every 1024 nodes and by the solvers every few hundred.
+    assert!(
+        took < Duration::from_secs(5),
+        "{}: stopped after {:?}",
+        case.id,
+        took
+    );
 }

@@ -2,10 +2,19 @@
 //! one transposition table (lazy SMP).
 //!
 //! Each thread owns a copy of the board, its history and killer tables and its PV table;
-//! threads share only the transposition table, the stop flags and the node counter. Thread 0
-//! (the main thread) decides when to stop and whose result is reported; helper threads start
-//! at staggered depths so that they fill the table with different work. With one thread the
-//! search is deterministic (same node count for the same position, limits and table size).
+//! threads share the transposition table, the stop flags, the node counter and two results:
+//! - the root threat search: with one thread the main thread runs the root VCF and VCT before
+//!   its alpha-beta search; with more, helper 1 runs them while the main thread searches, and
+//!   a win it proves ends the search and becomes the result (the main thread waits for the
+//!   helper's verdict before answering, within the hard time limit);
+//! - helper iterations: odd helpers search one ply deeper than the main thread's current
+//!   iteration and even ones level with it, so that the main thread finds the next depth in
+//!   the table; the deepest iteration a helper completes replaces the main thread's result
+//!   when it is deeper, and a helper completing the requested depth ends a fixed-depth search.
+//!
+//! Thread 0 (the main thread) decides when to stop on time and reports progress. With one
+//! thread the search is deterministic (same node count for the same position, limits and
+//! table size); `bench` and the tests rely on it.
 //!
 //! Steps of a node (see [`Worker::search`]):
 //! 1. count the node, poll the clock every 1024 nodes, stop if asked;
@@ -27,8 +36,8 @@ use crate::board::{Board, Combo};
 use crate::core::{Pos, POS_COUNT};
 use crate::eval::evaluate;
 use crate::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Deepest ply the search may reach.
@@ -43,6 +52,19 @@ struct Shared<'a> {
     start: Instant,
     hard: Duration,
     max_nodes: u64,
+    /// Search threads (main thread included).
+    threads: usize,
+    /// Depth of the main thread's current iteration (0 before its first).
+    main_depth: AtomicI32,
+    /// The deepest iteration completed by a helper thread.
+    helper_best: Mutex<Option<SearchResult>>,
+    /// With two or more threads: true while the threat helper ([`THREAT_HELPER`]) runs the
+    /// root VCF/VCT.
+    threat_pending: AtomicBool,
+    /// Raised by the main thread to end the threat helper's root VCF/VCT early.
+    threat_stop: AtomicBool,
+    /// A forced win found by the threat helper's root VCF/VCT.
+    threat_win: Mutex<Option<SearchResult>>,
 }
 
 impl Shared<'_> {
@@ -77,6 +99,9 @@ struct Worker<'a> {
     vcf: VcfSolver,
 }
 
+/// With two or more threads, the helper that runs the root VCF and VCT while the main thread
+/// starts the alpha-beta search (with one thread the main thread runs them first).
+const THREAT_HELPER: usize = 1;
 /// Attacker nodes the VCF solver may spend at the root before the main search.
 const ROOT_VCF_NODES: u64 = 400_000;
 /// Nodes the VCT solver may spend at the root before the main search (it also stops at a
@@ -167,6 +192,12 @@ impl Searcher {
             start,
             hard: Duration::from_millis(limits.budget.hard_ms),
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            threads: threads.max(1),
+            main_depth: AtomicI32::new(0),
+            helper_best: Mutex::new(None),
+            threat_pending: AtomicBool::new(threads > THREAT_HELPER),
+            threat_stop: AtomicBool::new(false),
+            threat_win: Mutex::new(None),
         };
         let threads = threads.max(1);
         let mut result = SearchResult::default();
@@ -180,12 +211,15 @@ impl Searcher {
                     .spawn_scoped(scope, move || {
                         let mut w = Worker::new(id, board, shared, &limits);
                         w.iterate(&limits, &mut |_| {});
+                        // Early returns skip the threat phase: never leave it pending.
+                        shared.threat_pending.store(false, Ordering::Release);
                     })
                     .expect("spawn search thread");
             }
             let mut w = Worker::new(0, board.clone(), &shared, limits);
             result = w.iterate(limits, on_info);
             shared.done.store(true, Ordering::Relaxed);
+            shared.threat_stop.store(true, Ordering::Relaxed);
         });
         result.nodes = shared.nodes.load(Ordering::Relaxed);
         result.time_ms = start.elapsed().as_millis() as u64;
@@ -272,11 +306,21 @@ impl<'a> Worker<'a> {
             return r;
         }
         // A forced win by continuous fours, then by continuous threats, ends the search at
-        // once (main thread only; the helpers are stopped when it returns).
-        if self.id == 0 {
-            if let Some(r) = self.root_threat_win(limits) {
+        // once. With one thread the main thread looks for it first; with more, the threat
+        // helper does while the others search, and publishes a win for the main thread.
+        if self.shared.threads == 1 {
+            if let Some(r) = self.root_threat_win(limits, self.shared.stop) {
                 return r;
             }
+        } else if self.id == THREAT_HELPER {
+            let found = self.root_threat_win(limits, &self.shared.threat_stop);
+            if let Some(r) = found {
+                *self.shared.threat_win.lock().unwrap() = Some(r.clone());
+                self.shared.threat_pending.store(false, Ordering::Release);
+                self.shared.done.store(true, Ordering::Relaxed);
+                return r;
+            }
+            self.shared.threat_pending.store(false, Ordering::Release);
         }
         moves.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         self.root_moves = moves
@@ -297,6 +341,14 @@ impl<'a> Worker<'a> {
         let start_depth = 1 + (self.id % 2) as i32;
         let mut depth = start_depth;
         while depth <= max_depth {
+            if self.id == 0 {
+                self.shared.main_depth.store(depth, Ordering::Relaxed);
+            } else {
+                // Odd helpers one ply ahead of the main thread, even ones level with it, so
+                // that the main thread finds the next depth's entries in the table.
+                let target = self.shared.main_depth.load(Ordering::Relaxed) + (self.id % 2) as i32;
+                depth = depth.max(target.min(max_depth));
+            }
             self.seldepth = 0;
             // Aspiration window around the previous score from depth 5 on.
             let mut delta = 60;
@@ -339,6 +391,17 @@ impl<'a> Worker<'a> {
             if result.pv.first() != Some(&result.best) {
                 result.pv = vec![result.best];
             }
+            if self.id != 0 {
+                let mut best = self.shared.helper_best.lock().unwrap();
+                if best.as_ref().is_none_or(|b| depth > b.depth) {
+                    *best = Some(result.clone());
+                }
+                drop(best);
+                // A helper that completes the requested depth ends the search.
+                if limits.max_depth.is_some() && depth >= max_depth {
+                    self.shared.done.store(true, Ordering::Relaxed);
+                }
+            }
             if self.id == 0 {
                 self.flush_nodes();
                 let info = SearchInfo {
@@ -365,18 +428,53 @@ impl<'a> Worker<'a> {
             depth += 1;
         }
         self.flush_nodes();
+        if self.id == 0 && self.shared.threads > THREAT_HELPER {
+            if let Some(win) = self.await_threat_helper(result.score) {
+                return win;
+            }
+        }
+        // A helper's deeper completed iteration replaces the main thread's result, unless
+        // the main thread has proved a win or a loss.
+        if self.id == 0 && result.score.abs() < WIN_THRESHOLD {
+            if let Some(h) = self.shared.helper_best.lock().unwrap().take() {
+                if h.depth > result.depth {
+                    result = h;
+                }
+            }
+        }
         if self.id == 0 && result.score > -WIN_THRESHOLD && result.score < WIN_THRESHOLD {
             self.avoid_opponent_vcf(&mut result);
         }
         result
     }
 
+    /// Main thread, with a threat helper: waits until the helper's root VCF/VCT ends (it
+    /// has its own node budget and deadline; the wait ends at once when the search is
+    /// stopped, at the hard time limit, or when `score` already proves the result) and
+    /// returns the forced win it found, if any.
+    fn await_threat_helper(&self, score: i32) -> Option<SearchResult> {
+        if score.abs() >= WIN_THRESHOLD {
+            self.shared.threat_stop.store(true, Ordering::Relaxed);
+        }
+        while self.shared.threat_pending.load(Ordering::Acquire) {
+            if self.shared.stop.load(Ordering::Relaxed)
+                || self.shared.start.elapsed() >= self.shared.hard
+            {
+                self.shared.threat_stop.store(true, Ordering::Relaxed);
+            }
+            std::thread::sleep(Duration::from_micros(500));
+        }
+        let win = self.shared.threat_win.lock().unwrap().take()?;
+        (win.score > score).then_some(win)
+    }
+
     /// Root VCF, then root VCT within a share of the time: a winning line if one is found.
-    fn root_threat_win(&mut self, limits: &Limits) -> Option<SearchResult> {
+    /// `stop` ends both early.
+    fn root_threat_win(&mut self, limits: &Limits, stop: &AtomicBool) -> Option<SearchResult> {
         let start = self.shared.start;
         self.vcf.set_deadline(Some(start + self.shared.hard / 4));
         let budget = ROOT_VCF_NODES.min(self.shared.max_nodes);
-        let vcf = self.vcf.solve(&mut self.board, budget, self.shared.stop);
+        let vcf = self.vcf.solve(&mut self.board, budget, stop);
         self.vcf.set_deadline(None);
         let line = match vcf {
             VcfOutcome::Win(line) => Some(line),
@@ -390,7 +488,7 @@ impl<'a> Worker<'a> {
                 });
                 let budget = ROOT_VCT_NODES.min(self.shared.max_nodes);
                 let mut vct = VctSolver::new();
-                match vct.solve(&mut self.board, budget, deadline, self.shared.stop) {
+                match vct.solve(&mut self.board, budget, deadline, stop) {
                     VcfOutcome::Win(line) => Some(line),
                     _ => None,
                 }
