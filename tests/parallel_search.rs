@@ -8,7 +8,6 @@
 //! Every search is bounded by depth and node count, never by time, so the outcome does not
 //! depend on how loaded the machine is.
 mod common;
-#[allow(dead_code)]
 mod threat_util;
 
 use std::sync::atomic::{AtomicBool, Ordering};
