@@ -8,6 +8,7 @@ use protocol_common::*;
 use std::time::{Duration, Instant};
 use tianyuan::board::Board;
 use tianyuan::core::{Color, Pos, Rule};
+use tianyuan::engine::Engine;
 use tianyuan::protocol::session::{
     Event, Flow, DEFAULT_MAX_MEMORY, MAX_HASH_BYTES, MIN_HASH_BYTES,
 };
@@ -949,7 +950,7 @@ fn memory_and_threads() {
         let l = log.lock().unwrap();
         assert_eq!(
             l.hash.last(),
-            Some(&((367001600u64 / 10 * 6 - (20 << 20)) as usize))
+            Some(&((367001600u64 / 100 * 80 - Engine::memory_overhead(3) as u64) as usize))
         );
         assert_eq!(l.threads.last(), Some(&3));
     }
@@ -957,7 +958,7 @@ fn memory_and_threads() {
     d.send(&["INFO max_memory 0", "RESTART"]);
     assert_eq!(
         log.lock().unwrap().hash.last(),
-        Some(&((DEFAULT_MAX_MEMORY / 10 * 6 - (20 << 20)) as usize))
+        Some(&((DEFAULT_MAX_MEMORY / 100 * 80 - Engine::memory_overhead(3) as u64) as usize))
     );
     d.send(&["INFO max_memory -5", "RESTART"]);
     assert_eq!(d.s.settings().max_memory, Some(0));
@@ -1083,7 +1084,10 @@ fn info_mid_search_is_stored_not_applied_to_engine() {
     assert_eq!(d.s.board().unwrap().rule(), Rule::Standard);
     d.push(&["TURN 3,3"]);
     let l = log.lock().unwrap();
-    assert_eq!(l.hash.last(), Some(&(100000000 / 10 * 6 - (20 << 20))));
+    assert_eq!(
+        l.hash.last(),
+        Some(&(100000000 / 100 * 80 - Engine::memory_overhead(2)))
+    );
     assert_eq!(l.threads.last(), Some(&2));
     drop(l);
     d.push(&["YXSTOP"]);

@@ -41,8 +41,9 @@ use std::time::{Duration, Instant};
 /// Memory assumed when `INFO max_memory` is 0 ("no limit"), in bytes (350 MiB, as Gomocup
 /// and Rapfi use).
 pub const DEFAULT_MAX_MEMORY: u64 = 367_001_600;
-/// Memory kept back from `max_memory` for everything except the table, in bytes.
-pub const MEMORY_OVERHEAD: u64 = 20 << 20;
+/// Share of `max_memory` the whole process plans to use at its peak, in per cent
+/// (protocol.md §4.4 recommends at most about 80 %).
+pub const MEMORY_BUDGET_PERCENT: u64 = 80;
 /// Memory the engine needs whatever the table size (tables, board copies, thread stacks in
 /// use), in bytes: a `max_memory` below this cannot be met and is reported.
 pub const MIN_WORKING_MEMORY: u64 = 12 << 20;
@@ -188,11 +189,10 @@ impl Default for Settings {
 
 impl Settings {
     /// The transposition table size these settings ask for, in bytes: `hash_size` KiB if
-    /// given; else 60 % of `max_memory` (350 MiB when it is 0) minus [`MEMORY_OVERHEAD`],
-    /// and never more than `max_memory` minus the engine's estimate of its other memory for
-    /// the thread count in force ([`Engine::memory_overhead`]); clamped to
-    /// [`MIN_HASH_BYTES`]..=[`MAX_HASH_BYTES`]. `None` when neither key was received (the
-    /// engine keeps its default).
+    /// given; else [`MEMORY_BUDGET_PERCENT`] of `max_memory` ([`DEFAULT_MAX_MEMORY`] when it
+    /// is 0) minus the engine's estimate of its other memory for the thread count in force
+    /// ([`Engine::memory_overhead`]); clamped to [`MIN_HASH_BYTES`]..=[`MAX_HASH_BYTES`].
+    /// `None` when neither key was received (the engine keeps its default).
     pub fn hash_bytes(&self) -> Option<usize> {
         let bytes = if let Some(kib) = self.hash_kib {
             (kib as u64).saturating_mul(1024)
@@ -204,9 +204,7 @@ impl Settings {
                 None => crate::engine::Options::default().threads,
             };
             let rest = Engine::memory_overhead(threads) as u64;
-            (basis / 10 * 6)
-                .saturating_sub(MEMORY_OVERHEAD)
-                .min(basis.saturating_sub(rest))
+            (basis / 100 * MEMORY_BUDGET_PERCENT).saturating_sub(rest)
         };
         let b = bytes.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
         Some(b.min(usize::MAX as u64) as usize)
