@@ -77,6 +77,29 @@ fn json_none_then_vct_win() {
     assert_eq!(v["move"], v["line"][0]);
 }
 
+/// `--threads`: the VCT of V0112 on 1 and 2 threads (the portfolio), same verdict; a VCF
+/// with `--threads 2` too; `--threads 0` means one thread, not an error.
+#[test]
+fn threads_option() {
+    for threads in ["1", "2", "0"] {
+        let mut args = V0112.to_vec();
+        args.extend(["--vct", "--time-ms", "5000", "--json", "--threads", threads]);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{}: {}", threads, err);
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["result"], "win", "{} threads: {}", threads, out);
+        assert_eq!(v["move"], v["line"][0]);
+    }
+    let mut args = V0012.to_vec();
+    args.extend(["--json", "--threads", "2"]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{}", err);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["move"], "i10");
+    let (code, _, err) = run(&["--threads", "x"]);
+    assert_eq!((code, err.trim().lines().count()), (2, 1), "{}", err);
+}
+
 #[test]
 fn text_output() {
     let (code, out, err) = run(&V0012);

@@ -121,7 +121,9 @@ fn vcf_timing() {
 
 /// VCT on the `vcf=no` positions (VCT puzzles). `VCT_MS` (default 1000) per position,
 /// `VCT_NODES` nodes per position (default no limit), `VCT_LIMIT` positions at most,
-/// `VCT_ONLY` a comma-separated list of ids, `VCT_VERBOSE` one line per position. Prints the success rate; every win must replay.
+/// `VCT_ONLY` a comma-separated list of ids, `VCT_VERBOSE` one line per position,
+/// `VCT_THREADS` threads (default 1; more runs the parallel portfolio of `solve_with_stop`).
+/// Prints the success rate; every win must replay.
 #[test]
 #[ignore]
 fn vct_on_vcf_no_positions() {
@@ -138,6 +140,10 @@ fn vct_on_vcf_no_positions() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(u64::MAX);
+    let threads: usize = std::env::var("VCT_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
     let stop = AtomicBool::new(false);
     let mut solver = tianyuan::search::threat::vct::VctSolver::new();
     let (mut wins, mut none, mut unknown, mut n) = (0, 0, 0, 0);
@@ -156,12 +162,22 @@ fn vct_on_vcf_no_positions() {
         n += 1;
         let mut b = c.board.clone();
         let t = Instant::now();
-        let r = solver.solve(
-            &mut b,
-            nodes,
-            Some(t + std::time::Duration::from_millis(ms)),
-            &stop,
-        );
+        let r = if threads > 1 {
+            // The parallel portfolio of `solve_with_stop` (no node limit).
+            let rep = tianyuan::search::threat::solve_with_stop(&b, true, ms, threads, &stop);
+            match rep.result {
+                tianyuan::search::threat::SolveResult::Win => VcfOutcome::Win(rep.line),
+                tianyuan::search::threat::SolveResult::None => VcfOutcome::None,
+                tianyuan::search::threat::SolveResult::Unknown => VcfOutcome::Unknown,
+            }
+        } else {
+            solver.solve(
+                &mut b,
+                nodes,
+                Some(t + std::time::Duration::from_millis(ms)),
+                &stop,
+            )
+        };
         match &r {
             VcfOutcome::Win(line) => {
                 wins += 1;

@@ -53,3 +53,48 @@ fn vct_subset_of_vcf_no_positions() {
     // 34 measured when this test was written; fewer means a regression.
     assert!(wins >= 34, "only {} wins (expected at least 34)", wins);
 }
+
+/// The parallel VCT (one solver per starting pass, two threads) on the same positions, each
+/// within 3 s: every win it reports replays as a VCT, it never contradicts the one-thread
+/// solver (a win against a proved "none" or the reverse), and it proves at least the wins the
+/// one-thread solver proved within 150 000 nodes above.
+#[test]
+fn parallel_vct_agrees_with_one_thread() {
+    use tianyuan::search::threat::{solve_with_stop, SolveResult};
+    let stop = AtomicBool::new(false);
+    let mut solver = VctSolver::new();
+    let cases: Vec<_> = vcf_cases()
+        .into_iter()
+        .filter(|c| !c.vcf)
+        .step_by(10)
+        .collect();
+    let (mut wins1, mut wins2) = (0, 0);
+    for c in &cases {
+        let mut b = c.board.clone();
+        let one = solver.solve(&mut b, NODES, None, &stop);
+        let two = solve_with_stop(&c.board, true, 3_000, 2, &stop);
+        match (&one, two.result) {
+            (VcfOutcome::Win(_), SolveResult::None) | (VcfOutcome::None, SolveResult::Win) => {
+                panic!("{}: one thread {:?}, two threads {:?}", c.id, one, two)
+            }
+            _ => {}
+        }
+        wins1 += one.is_win() as usize;
+        if two.result == SolveResult::Win {
+            wins2 += 1;
+            if let Err(e) = check_vct_line(&c.board, &two.line) {
+                panic!("{}: bad VCT line {:?}: {}", c.id, two.line, e);
+            }
+        }
+    }
+    println!(
+        "parallel VCT: {} wins on two threads, {} on one",
+        wins2, wins1
+    );
+    assert!(
+        wins2 >= wins1,
+        "{} wins on two threads, {} on one",
+        wins2,
+        wins1
+    );
+}

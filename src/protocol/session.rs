@@ -635,7 +635,19 @@ impl<B: Brain, W: Write> Session<B, W> {
             Command::YxNbest(_) => self.request_move(at, true),
             Command::Solve { vct, time_ms } => {
                 let g = self.game.as_ref().expect("game");
-                let r = crate::search::threat::solve(&g.board, vct, time_ms);
+                // The thread count in force (`INFO thread_num`, else every core).
+                let threads = match self.settings.threads {
+                    Some(t) => (t.max(1) as u64).min(MAX_THREADS as u64) as usize,
+                    None => crate::engine::max_threads(),
+                }
+                .min(crate::engine::max_threads());
+                let r = crate::search::threat::solve_with_stop(
+                    &g.board,
+                    vct,
+                    time_ms,
+                    threads,
+                    &std::sync::atomic::AtomicBool::new(false),
+                );
                 self.message(&format!(
                     "SOLVE {} nodes {} time_ms {}",
                     if vct { "VCT" } else { "VCF" },

@@ -23,7 +23,7 @@ use crate::board::Board;
 use crate::cli::{bad_input, PositionArgs};
 use crate::core::Pos;
 use clap::Args;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 pub use vcf::{vcf, VcfOutcome, VcfSolver};
 pub use vct::{vct, VctSolver};
@@ -40,6 +40,10 @@ pub struct SolveArgs {
     /// Time limit in milliseconds (0: no limit).
     #[arg(long, default_value_t = 5000)]
     pub time_ms: u64,
+    /// Threads (default: all cores). A VCT runs one solver per thread, each starting with a
+    /// different pass (at most [`VCT_PASSES`] useful); a VCF uses one thread.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -125,19 +129,36 @@ impl SolveReport {
     }
 }
 
-/// Solves `board` for the side to move: a VCF, or with `vct` a VCT, within `time_ms`
-/// milliseconds (0: no limit). The board is not changed. See [`solve_with_stop`].
+/// Passes of the VCT solver ([`VctSolver::set_first_pass`]): a parallel VCT solve runs at
+/// most this many solvers.
+pub const VCT_PASSES: usize = 3;
+
+/// Solves `board` for the side to move on one thread: a VCF, or with `vct` a VCT, within
+/// `time_ms` milliseconds (0: no limit). The board is not changed. See [`solve_with_stop`].
 pub fn solve(board: &Board, vct: bool, time_ms: u64) -> SolveReport {
-    solve_with_stop(board, vct, time_ms, &AtomicBool::new(false))
+    solve_with_stop(board, vct, time_ms, 1, &AtomicBool::new(false))
 }
 
-/// As [`solve`], and `stop` (raised by another thread) ends the search early with
-/// [`SolveResult::Unknown`] unless a result is already known.
-pub fn solve_with_stop(board: &Board, vct: bool, time_ms: u64, stop: &AtomicBool) -> SolveReport {
+/// As [`solve`], on `threads` threads (at least 1), and `stop` (raised by another thread)
+/// ends the search early with [`SolveResult::Unknown`] unless a result is already known.
+///
+/// A VCT on several threads is a portfolio: solver `i` starts with pass `i` of
+/// [`VctSolver::solve`] (threes and fours only; quiet VCF threats; larger VCF sub-searches),
+/// all share the deadline, and the first proof (a win, or "none" from a pass with quiet
+/// threats) stops the others. `nodes` sums every solver's nodes. A VCF runs on one thread.
+pub fn solve_with_stop(
+    board: &Board,
+    vct: bool,
+    time_ms: u64,
+    threads: usize,
+    stop: &AtomicBool,
+) -> SolveReport {
     let start = Instant::now();
     let deadline = (time_ms > 0).then(|| start + Duration::from_millis(time_ms));
     let mut b = board.clone();
-    let (outcome, nodes) = if vct {
+    let (outcome, nodes) = if vct && threads > 1 {
+        parallel_vct(board, threads.min(VCT_PASSES), deadline, stop)
+    } else if vct {
         let mut s = VctSolver::new();
         let r = s.solve(&mut b, u64::MAX, deadline, stop);
         (r, s.nodes())
@@ -160,13 +181,63 @@ pub fn solve_with_stop(board: &Board, vct: bool, time_ms: u64, stop: &AtomicBool
     }
 }
 
+/// The VCT portfolio of [`solve_with_stop`] on `solvers` threads: the outcome and the nodes
+/// of all solvers.
+fn parallel_vct(
+    board: &Board,
+    solvers: usize,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) -> (VcfOutcome, u64) {
+    // Raised by the first solver with a proof, or by the watcher when `stop` is raised.
+    let finished = AtomicBool::new(false);
+    let proof: std::sync::Mutex<Option<VcfOutcome>> = std::sync::Mutex::new(None);
+    let nodes = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..solvers)
+            .map(|pass| {
+                let (finished, proof, nodes) = (&finished, &proof, &nodes);
+                let mut b = board.clone();
+                scope.spawn(move || {
+                    let mut s = VctSolver::new();
+                    s.set_first_pass(pass);
+                    let r = s.solve(&mut b, u64::MAX, deadline, finished);
+                    nodes.fetch_add(s.nodes(), Ordering::Relaxed);
+                    if r != VcfOutcome::Unknown && !finished.swap(true, Ordering::AcqRel) {
+                        *proof.lock().unwrap() = Some(r);
+                    }
+                })
+            })
+            .collect();
+        // Watcher: passes `stop` on, and ends when every solver has.
+        while !workers.iter().all(|w| w.is_finished()) {
+            if stop.load(Ordering::Relaxed) {
+                finished.store(true, Ordering::Relaxed);
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    });
+    let outcome = proof.into_inner().unwrap().unwrap_or(VcfOutcome::Unknown);
+    (outcome, nodes.into_inner())
+}
+
 /// Runs `solve`; returns the exit status (0, or 2 on bad input with one line on stderr).
 pub fn solve_cli(args: &SolveArgs) -> i32 {
     let board = match args.pos.board() {
         Ok(b) => b,
         Err(e) => return bad_input(&e),
     };
-    let report = solve(&board, args.vct, args.time_ms);
+    let threads = args
+        .threads
+        .unwrap_or_else(crate::engine::max_threads)
+        .clamp(1, crate::engine::max_threads());
+    let report = solve_with_stop(
+        &board,
+        args.vct,
+        args.time_ms,
+        threads,
+        &AtomicBool::new(false),
+    );
     if args.json {
         println!("{}", report.to_json());
     } else {

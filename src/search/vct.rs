@@ -180,6 +180,7 @@ pub struct VctSolver {
     allow_quiet: bool,
     vcf_budget: u64,
     proof_nodes: u64,
+    first_pass: usize,
 }
 
 impl Default for VctSolver {
@@ -230,6 +231,7 @@ impl VctSolver {
             allow_quiet: true,
             vcf_budget: VCF_BUDGET,
             proof_nodes: 0,
+            first_pass: 0,
         }
     }
 
@@ -265,11 +267,12 @@ impl VctSolver {
         // it ended without a win and without running out of nodes or time: proved "none", or
         // "none" but for some VCF sub-search that hit its budget.
         let mut result = VcfOutcome::Unknown;
-        for (quiet, budget) in [
+        let passes = [
             (false, VCF_BUDGET),
             (true, VCF_BUDGET),
             (true, 10 * VCF_BUDGET),
-        ] {
+        ];
+        for &(quiet, budget) in &passes[self.first_pass.min(passes.len() - 1)..] {
             if quiet && !self.allow_quiet {
                 break;
             }
@@ -300,6 +303,14 @@ impl VctSolver {
     /// Whether the second pass (quiet VCF threats) may run (default: yes).
     pub fn set_quiet_threats(&mut self, allow: bool) {
         self.allow_quiet = allow;
+    }
+
+    /// The pass [`VctSolver::solve`] starts with: 0 (default) threes and fours only, 1 quiet
+    /// VCF threats as well, 2 (or more) the same with ten times larger VCF sub-searches. A
+    /// parallel solve runs one solver per starting pass; a win from any pass is a proof, and
+    /// so is "none" from a pass with quiet threats (when they are allowed).
+    pub fn set_first_pass(&mut self, pass: usize) {
+        self.first_pass = pass;
     }
 
     fn out_of_budget(&mut self, stop: &AtomicBool) -> bool {
