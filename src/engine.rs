@@ -11,13 +11,17 @@ use std::sync::atomic::AtomicBool;
 /// Default transposition table size in bytes when no memory limit is given (64 MiB).
 pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 
+/// Memory set aside for the root VCT solver of a search, in bytes: its proof table grows with
+/// its node budget (at most 200 000 nodes). Outside searches (the protocol's `SOLVE`) the
+/// threat solvers may use it.
+pub const ROOT_VCT_BYTES: usize = 20 << 20;
+
 /// Estimated resident memory of the process apart from the transposition table and the
 /// search threads, in bytes: code, libraries, pattern tables, the protocol's buffers and its
 /// search thread, the pool that clears the table. Measured on Linux x86-64 (`VmHWM` over
 /// whole protocol games, `tests/memory_protocol.rs`) at about 6 MiB; doubled for other
-/// platforms and allocator slack; plus 20 MiB for the root VCT solver of the main thread
-/// (its proof table grows with its node budget, at most 200 000 nodes).
-pub const BASE_MEMORY_BYTES: usize = 32 << 20;
+/// platforms and allocator slack; plus [`ROOT_VCT_BYTES`].
+pub const BASE_MEMORY_BYTES: usize = (12 << 20) + ROOT_VCT_BYTES;
 
 /// Estimated resident memory of each search thread, in bytes: the touched part of its stack
 /// (recursion to at most 128 plies), its board copy, its history, killer and PV tables and

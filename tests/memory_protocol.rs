@@ -258,3 +258,48 @@ fn peak_memory_stays_under_max_memory_over_two_games() {
         kib(peak2)
     );
 }
+
+/// `SOLVE VCT` with a long time limit on a position whose VCT the solvers do not settle
+/// quickly (V1794 of the data set, renju, black to move: unsettled after 5 s on two threads)
+/// keeps the process under `max_memory`: the solvers' proof tables are capped at what the
+/// limit leaves beside the table and the engine's other memory, and the solve then answers
+/// `SOLVE UNKNOWN` (or a win, if one is proved first). Measured: one solver's tables grow
+/// about 5 MB per second without a cap.
+#[test]
+fn solve_vct_stays_under_max_memory() {
+    let mut e = Proc::spawn();
+    for l in [
+        format!("INFO max_memory {}", MAX_MEMORY),
+        format!("INFO thread_num {}", THREADS),
+        "INFO rule 4".to_string(),
+        "START 15".to_string(),
+    ] {
+        e.send(&l);
+    }
+    assert_eq!(e.answer(), "OK");
+    e.send("YXBOARD");
+    let black = "f8,g6,g7,g9,h5,h7,h8,h10,i8";
+    let white = "e7,f5,f7,g8,h11,i5,i7,i9,k7";
+    for (list, who) in [(black, 1), (white, 2)] {
+        for p in tianyuan::core::parse_point_list(list, 15, 15).unwrap() {
+            e.send(&format!("{},{},{}", p.x(), p.y(), who));
+        }
+    }
+    e.send("DONE");
+    e.send("SOLVE VCT 60000");
+    let answer = e.answer();
+    assert!(
+        answer == "SOLVE UNKNOWN" || answer.starts_with("SOLVE WIN "),
+        "{}",
+        answer
+    );
+    let (peak, _) = e.memory();
+    println!(
+        "SOLVE VCT under max_memory {} KiB: {}, peak {} KiB",
+        MAX_MEMORY >> 10,
+        answer,
+        peak >> 10
+    );
+    assert!(peak <= MAX_MEMORY, "peak {} KiB", peak >> 10);
+    e.send("END");
+}

@@ -100,6 +100,35 @@ fn threads_option() {
     assert_eq!((code, err.trim().lines().count()), (2, 1), "{}", err);
 }
 
+/// `--memory-mb`: a VCT that needs a large proof table (V1815 of the data set, unsettled in
+/// 10 s on one thread) ends `unknown` as soon as the cap would be passed, long before its
+/// 60 s time limit; 9 MiB leaves under 1 MiB beside the VCF sub-solver's fixed 8 MiB.
+#[test]
+fn memory_cap_ends_a_vct() {
+    let (code, out, err) = run(&[
+        "--rule",
+        "renju",
+        "--black",
+        "f9,g9,g11,h6,h8,h10,i7,i8,j10,k9",
+        "--white",
+        "f6,f10,g7,g8,i5,i9,i10,i11,j5,j8",
+        "--to-move",
+        "black",
+        "--vct",
+        "--threads",
+        "1",
+        "--time-ms",
+        "60000",
+        "--memory-mb",
+        "9",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{}", err);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["result"], "unknown", "{}", out);
+    assert!(v["time_ms"].as_u64().unwrap() < 30_000, "{}", out);
+}
+
 #[test]
 fn text_output() {
     let (code, out, err) = run(&V0012);

@@ -4,53 +4,9 @@
 mod threat_util;
 
 use std::sync::atomic::AtomicBool;
-use threat_util::{brute_vcf, check_vcf_line, fives};
-use tianyuan::board::Board;
-use tianyuan::core::{Color, Pos, Rule};
+use threat_util::{brute_vcf, check_vcf_line, fives, random_position, Rng};
+use tianyuan::core::Rule;
 use tianyuan::search::threat::{VcfOutcome, VcfSolver};
-
-/// SplitMix64: a seeded generator, so every run checks the same positions.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// A random position on a `size` x `size` board: `stones` stones of random colours, none
-/// completing a five, and a random side to move.
-fn random_position(rng: &mut Rng, size: usize, rule: Rule, stones: usize) -> Board {
-    let mut b = Board::new(size, size, rule).unwrap();
-    let mut placed = 0;
-    let mut tries = 0;
-    while placed < stones && tries < 10 * stones {
-        tries += 1;
-        let p = Pos::new(rng.below(size), rng.below(size));
-        let c = if rng.below(2) == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        if !b.is_empty(p) || b.is_five(c, p) {
-            continue;
-        }
-        b.make_colored(p, c);
-        placed += 1;
-    }
-    b.set_side_to_move(if rng.below(2) == 0 {
-        Color::Black
-    } else {
-        Color::White
-    });
-    b
-}
 
 fn compare(rule: Rule, cases: usize, seed: u64) {
     let exact = !matches!(rule, Rule::Caro | Rule::CaroExact);

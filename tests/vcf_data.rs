@@ -164,7 +164,11 @@ fn vct_on_vcf_no_positions() {
         let t = Instant::now();
         let r = if threads > 1 {
             // The parallel portfolio of `solve_with_stop` (no node limit).
-            let rep = tianyuan::search::threat::solve_with_stop(&b, true, ms, threads, &stop);
+            let limits = tianyuan::search::threat::SolveLimits {
+                threads,
+                ..tianyuan::search::threat::SolveLimits::time(ms)
+            };
+            let rep = tianyuan::search::threat::solve_with_stop(&b, true, &limits, &stop);
             match rep.result {
                 tianyuan::search::threat::SolveResult::Win => VcfOutcome::Win(rep.line),
                 tianyuan::search::threat::SolveResult::None => VcfOutcome::None,

@@ -11,15 +11,20 @@ use tianyuan::search::threat::{VcfOutcome, VctSolver};
 /// Node limit per position (proof nodes plus VCF sub-search nodes).
 const NODES: u64 = 150_000;
 
+/// Every tenth `vcf=no` position of the data set (38 positions).
+fn every_tenth_vct_puzzle() -> Vec<threat_util::VcfCase> {
+    vcf_cases()
+        .into_iter()
+        .filter(|c| !c.vcf)
+        .step_by(10)
+        .collect()
+}
+
 #[test]
 fn vct_subset_of_vcf_no_positions() {
     let stop = AtomicBool::new(false);
     let mut solver = VctSolver::new();
-    let cases: Vec<_> = vcf_cases()
-        .into_iter()
-        .filter(|c| !c.vcf)
-        .step_by(10)
-        .collect();
+    let cases = every_tenth_vct_puzzle();
     let (mut wins, mut none) = (0, 0);
     for c in &cases {
         let mut b = c.board.clone();
@@ -60,19 +65,19 @@ fn vct_subset_of_vcf_no_positions() {
 /// one-thread solver proved within 150 000 nodes above.
 #[test]
 fn parallel_vct_agrees_with_one_thread() {
-    use tianyuan::search::threat::{solve_with_stop, SolveResult};
+    use tianyuan::search::threat::{solve_with_stop, SolveLimits, SolveResult};
+    let limits = SolveLimits {
+        threads: 2,
+        ..SolveLimits::time(3_000)
+    };
     let stop = AtomicBool::new(false);
     let mut solver = VctSolver::new();
-    let cases: Vec<_> = vcf_cases()
-        .into_iter()
-        .filter(|c| !c.vcf)
-        .step_by(10)
-        .collect();
+    let cases = every_tenth_vct_puzzle();
     let (mut wins1, mut wins2) = (0, 0);
     for c in &cases {
         let mut b = c.board.clone();
         let one = solver.solve(&mut b, NODES, None, &stop);
-        let two = solve_with_stop(&c.board, true, 3_000, 2, &stop);
+        let two = solve_with_stop(&c.board, true, &limits, &stop);
         match (&one, two.result) {
             (VcfOutcome::Win(_), SolveResult::None) | (VcfOutcome::None, SolveResult::Win) => {
                 panic!("{}: one thread {:?}, two threads {:?}", c.id, one, two)

@@ -641,11 +641,29 @@ impl<B: Brain, W: Write> Session<B, W> {
                     None => crate::engine::max_threads(),
                 }
                 .min(crate::engine::max_threads());
+                // What `max_memory` leaves beside the table and the engine's other memory
+                // (no search runs meanwhile, so the root VCT's share is free).
+                let memory_bytes = match self.settings.max_memory {
+                    Some(m) if m > 0 => (m as u64)
+                        .saturating_sub(
+                            self.settings
+                                .hash_bytes()
+                                .map_or(crate::engine::DEFAULT_HASH_BYTES as u64, |b| b as u64),
+                        )
+                        .saturating_sub(Engine::memory_overhead(threads) as u64)
+                        .saturating_add(crate::engine::ROOT_VCT_BYTES as u64)
+                        .min(usize::MAX as u64) as usize,
+                    _ => usize::MAX,
+                };
+                let limits = crate::search::threat::SolveLimits {
+                    time_ms,
+                    threads,
+                    memory_bytes,
+                };
                 let r = crate::search::threat::solve_with_stop(
                     &g.board,
                     vct,
-                    time_ms,
-                    threads,
+                    &limits,
                     &std::sync::atomic::AtomicBool::new(false),
                 );
                 self.message(&format!(

@@ -44,6 +44,10 @@ pub struct SolveArgs {
     /// different pass (at most [`VCT_PASSES`] useful); a VCF uses one thread.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Memory cap of the VCT solvers together, in MiB (default: none); a solve that would
+    /// pass it answers `unknown`.
+    #[arg(long)]
+    pub memory_mb: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -133,33 +137,65 @@ impl SolveReport {
 /// most this many solvers.
 pub const VCT_PASSES: usize = 3;
 
+/// What bounds a [`solve_with_stop`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveLimits {
+    /// Time limit in milliseconds (0: no limit).
+    pub time_ms: u64,
+    /// Threads, at least 1 (a VCF uses one whatever this says).
+    pub threads: usize,
+    /// Memory the VCT solvers may use together, in bytes ([`usize::MAX`]: no cap); a solve
+    /// that would pass it answers [`SolveResult::Unknown`]. A VCF needs a fixed 8 MiB.
+    pub memory_bytes: usize,
+}
+
+impl SolveLimits {
+    /// One thread, no memory cap, `time_ms` milliseconds (0: no limit).
+    pub fn time(time_ms: u64) -> SolveLimits {
+        SolveLimits {
+            time_ms,
+            threads: 1,
+            memory_bytes: usize::MAX,
+        }
+    }
+}
+
 /// Solves `board` for the side to move on one thread: a VCF, or with `vct` a VCT, within
 /// `time_ms` milliseconds (0: no limit). The board is not changed. See [`solve_with_stop`].
 pub fn solve(board: &Board, vct: bool, time_ms: u64) -> SolveReport {
-    solve_with_stop(board, vct, time_ms, 1, &AtomicBool::new(false))
+    solve_with_stop(
+        board,
+        vct,
+        &SolveLimits::time(time_ms),
+        &AtomicBool::new(false),
+    )
 }
 
-/// As [`solve`], on `threads` threads (at least 1), and `stop` (raised by another thread)
-/// ends the search early with [`SolveResult::Unknown`] unless a result is already known.
+/// As [`solve`], within `limits`, and `stop` (raised by another thread) ends the search
+/// early with [`SolveResult::Unknown`] unless a result is already known.
 ///
 /// A VCT on several threads is a portfolio: solver `i` starts with pass `i` of
 /// [`VctSolver::solve`] (threes and fours only; quiet VCF threats; larger VCF sub-searches),
-/// all share the deadline, and the first proof (a win, or "none" from a pass with quiet
-/// threats) stops the others. `nodes` sums every solver's nodes. A VCF runs on one thread.
+/// all share the deadline and the memory cap, and the first proof (a win, or "none" from a
+/// pass with quiet threats) stops the others. `nodes` sums every solver's nodes. A VCF runs
+/// on one thread.
 pub fn solve_with_stop(
     board: &Board,
     vct: bool,
-    time_ms: u64,
-    threads: usize,
+    limits: &SolveLimits,
     stop: &AtomicBool,
 ) -> SolveReport {
     let start = Instant::now();
-    let deadline = (time_ms > 0).then(|| start + Duration::from_millis(time_ms));
+    let deadline = (limits.time_ms > 0).then(|| start + Duration::from_millis(limits.time_ms));
     let mut b = board.clone();
-    let (outcome, nodes) = if vct && threads > 1 {
-        parallel_vct(board, threads.min(VCT_PASSES), deadline, stop)
+    let solvers = limits.threads.clamp(1, VCT_PASSES);
+    // Each VCT solver's cap on its growing tables.
+    let per_solver = (limits.memory_bytes / solvers).saturating_sub(vct::VCT_FIXED_BYTES);
+    let (outcome, nodes) = if vct && solvers > 1 {
+        parallel_vct(board, solvers, per_solver, deadline, stop)
     } else if vct {
         let mut s = VctSolver::new();
+        s.set_memory_limit(per_solver);
         let r = s.solve(&mut b, u64::MAX, deadline, stop);
         (r, s.nodes())
     } else {
@@ -186,6 +222,7 @@ pub fn solve_with_stop(
 fn parallel_vct(
     board: &Board,
     solvers: usize,
+    memory_per_solver: usize,
     deadline: Option<Instant>,
     stop: &AtomicBool,
 ) -> (VcfOutcome, u64) {
@@ -201,6 +238,7 @@ fn parallel_vct(
                 scope.spawn(move || {
                     let mut s = VctSolver::new();
                     s.set_first_pass(pass);
+                    s.set_memory_limit(memory_per_solver);
                     let r = s.solve(&mut b, u64::MAX, deadline, finished);
                     nodes.fetch_add(s.nodes(), Ordering::Relaxed);
                     if r != VcfOutcome::Unknown && !finished.swap(true, Ordering::AcqRel) {
@@ -231,13 +269,14 @@ pub fn solve_cli(args: &SolveArgs) -> i32 {
         .threads
         .unwrap_or_else(crate::engine::max_threads)
         .clamp(1, crate::engine::max_threads());
-    let report = solve_with_stop(
-        &board,
-        args.vct,
-        args.time_ms,
+    let limits = SolveLimits {
         threads,
-        &AtomicBool::new(false),
-    );
+        memory_bytes: args
+            .memory_mb
+            .map_or(usize::MAX, |mb| mb.saturating_mul(1 << 20)),
+        ..SolveLimits::time(args.time_ms)
+    };
+    let report = solve_with_stop(&board, args.vct, &limits, &AtomicBool::new(false));
     if args.json {
         println!("{}", report.to_json());
     } else {

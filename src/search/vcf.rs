@@ -498,21 +498,7 @@ impl VcfSolver {
                 b.undo();
                 continue;
             }
-            let pre_d = b.code(dc, q);
-            b.make_colored(q, dc);
-            let (nd, qd) = new_five_points(b, dc, q, pre_d);
-            let r = if nd >= 2 {
-                Step::Fail(true)
-            } else {
-                self.path.push(p);
-                self.path.push(q);
-                let forced = if nd == 1 { qd } else { Pos::NONE };
-                let r = self.attack(b, a, depth + 1, next, forced, p, stop);
-                self.path.pop();
-                self.path.pop();
-                r
-            };
-            b.undo();
+            let r = self.defend_then_attack(b, a, p, q, depth, next, stop);
             b.undo();
             match r {
                 Step::Fail(exact) => {
@@ -536,6 +522,40 @@ impl VcfSolver {
             }
         }
         result
+    }
+
+    /// The defender (the opponent of `a`) answers the four `p` at `q`: a loss for the attacker
+    /// if that makes two five points, else the attacker's next four (forced to block a
+    /// single five point). `q` is taken back before returning; `p` stays.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn defend_then_attack(
+        &mut self,
+        b: &mut Board,
+        a: Color,
+        p: Pos,
+        q: Pos,
+        depth: usize,
+        next: u32,
+        stop: &AtomicBool,
+    ) -> Step {
+        let dc = a.opponent();
+        let pre_d = b.code(dc, q);
+        b.make_colored(q, dc);
+        let (nd, qd) = new_five_points(b, dc, q, pre_d);
+        let r = if nd >= 2 {
+            Step::Fail(true)
+        } else {
+            self.path.push(p);
+            self.path.push(q);
+            let forced = if nd == 1 { qd } else { Pos::NONE };
+            let r = self.attack(b, a, depth + 1, next, forced, p, stop);
+            self.path.pop();
+            self.path.pop();
+            r
+        };
+        b.undo();
+        r
     }
 
     /// Caro: the attacker has just played the four `p`; every defence (block or cap, see
@@ -567,21 +587,7 @@ impl VcfSolver {
             if b.combo(dc, r) == Combo::Five {
                 return Step::Fail(true);
             }
-            let pre_d = b.code(dc, r);
-            b.make_colored(r, dc);
-            let (nd, qd) = new_five_points(b, dc, r, pre_d);
-            let res = if nd >= 2 {
-                Step::Fail(true)
-            } else {
-                self.path.push(p);
-                self.path.push(r);
-                let forced = if nd == 1 { qd } else { Pos::NONE };
-                let res = self.attack(b, a, depth + 1, next, forced, p, stop);
-                self.path.pop();
-                self.path.pop();
-                res
-            };
-            b.undo();
+            let res = self.defend_then_attack(b, a, p, r, depth, next, stop);
             if res != Step::Win {
                 return res;
             }

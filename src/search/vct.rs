@@ -80,6 +80,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+/// Memory of a [`VctSolver`] whatever its progress, in bytes: the VCF sub-solver's table
+/// of failed positions (2^20 entries of 8 bytes) and small per-point buffers.
+pub const VCT_FIXED_BYTES: usize = (8 << 20) + (64 << 10);
+
 /// Proof and disproof numbers saturate here (a proved or disproved node).
 const INF: u32 = 1 << 28;
 
@@ -181,6 +185,7 @@ pub struct VctSolver {
     vcf_budget: u64,
     proof_nodes: u64,
     first_pass: usize,
+    max_bytes: usize,
 }
 
 impl Default for VctSolver {
@@ -232,6 +237,7 @@ impl VctSolver {
             vcf_budget: VCF_BUDGET,
             proof_nodes: 0,
             first_pass: 0,
+            max_bytes: usize::MAX,
         }
     }
 
@@ -313,6 +319,44 @@ impl VctSolver {
         self.first_pass = pass;
     }
 
+    /// Caps the memory of the solver's growing tables (proof table, move lists, win lines)
+    /// at about `bytes` bytes, counting the peak of their next growth (old and new storage
+    /// side by side); a solve that would pass it ends as if out of nodes ("unknown" unless
+    /// already proved). The fixed tables (the VCF sub-solver's, [`VCT_FIXED_BYTES`]) come
+    /// on top. Default: no cap.
+    pub fn set_memory_limit(&mut self, bytes: usize) {
+        self.max_bytes = bytes;
+    }
+
+    /// The memory the growing tables would hold at the peak of their next growth, in bytes.
+    fn growing_bytes(&self) -> usize {
+        fn peak(len: usize, capacity: usize, slot: usize, spare: usize) -> usize {
+            let now = capacity * slot;
+            if len + spare >= capacity {
+                // The next growth doubles the storage while the old one is still held.
+                3 * now.max(slot * 16)
+            } else {
+                now
+            }
+        }
+        let tt_slot = std::mem::size_of::<(u64, Entry)>() + 1;
+        let win_slot = std::mem::size_of::<(u64, Vec<Pos>)>() + 1 + 16 * std::mem::size_of::<Pos>();
+        // Hash maps keep 1/8 of their buckets free.
+        peak(self.tt.len(), self.tt.capacity(), tt_slot * 8 / 7 + 1, 256)
+            + peak(
+                self.wins.len(),
+                self.wins.capacity(),
+                win_slot * 8 / 7 + 1,
+                16,
+            )
+            + peak(
+                self.arena.len(),
+                self.arena.capacity(),
+                std::mem::size_of::<Pos>(),
+                POS_COUNT,
+            )
+    }
+
     fn out_of_budget(&mut self, stop: &AtomicBool) -> bool {
         if self.aborted {
             return true;
@@ -320,6 +364,7 @@ impl VctSolver {
         if self.nodes >= self.limit
             || stop.load(Ordering::Relaxed)
             || self.deadline.is_some_and(|t| Instant::now() >= t)
+            || (self.max_bytes != usize::MAX && self.growing_bytes() > self.max_bytes)
         {
             self.aborted = true;
         }
