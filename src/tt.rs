@@ -1,7 +1,7 @@
 //! The transposition table shared by all search threads, lock-free.
 //!
 //! Design (after Stockfish `tt.cpp` and Rapfi `hashtable.cpp`):
-//! - The table is an array of [`Cluster`]s of 64 bytes (one cache line) holding four entries
+//! - The table is an array of clusters of 64 bytes (one cache line) holding four entries
 //!   of two `AtomicU64` words each: `check = key ^ data` and `data`. A reader loads both
 //!   words with `Relaxed` ordering and accepts the entry only if `check ^ data == key`; an
 //!   entry torn by a concurrent writer (one word old, one new) fails this test except with

@@ -24,7 +24,8 @@ pub use pattern::{Pattern, PatternTable};
 /// Number of line words kept per direction (diagonals of a 22x22 board need 43).
 pub const LINES: usize = 48;
 
-/// Step between neighbouring points along each direction of [`DIRS`], in [`Pos`] units.
+/// Step between neighbouring points along each of the four directions (horizontal,
+/// vertical, diagonal, anti-diagonal), in [`Pos`] units.
 pub const DELTA: [i32; 4] = [1, STRIDE as i32, STRIDE as i32 + 1, 1 - STRIDE as i32];
 
 /// Contents of a point in [`Board::cell`].

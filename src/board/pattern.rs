@@ -8,7 +8,7 @@
 //! nibble) and white (high nibble) under one rule, so a lookup is one shift, two masks and one
 //! load.
 //!
-//! The table is built once per rule from a slow reference classifier ([`classify_line`])
+//! The table is built once per rule from a slow reference classifier ([`Classifier::classify`])
 //! that follows rules.md section 2 literally: a five is a run that wins under the rule; a
 //! four leaves exactly one point that makes a five with the new stone; a straight four leaves
 //! two such points at both ends of one run of four; an open three is one stone away from a

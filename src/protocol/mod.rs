@@ -1,10 +1,10 @@
 //! The Piskvork/Gomocup protocol on stdin/stdout (protocol.md; style.md §3).
 //!
-//! Owns everything between the manager's text and the [`Engine`](crate::engine::Engine):
+//! Owns everything between the manager's text and the [`crate::engine::Engine`]:
 //! - [`parse`]: lines to [`Command`]s (pure, typed [`ParseError`]s);
 //! - [`session`]: the executor ([`Session`]) holding the game, the `INFO` settings and the
 //!   running search job;
-//! - [`format`]: reply lines and the single output writer;
+//! - [`mod@format`]: reply lines and the single output writer;
 //! - [`swap2`]: swap2 opening decisions (kept free of protocol text);
 //! - [`io`]: line framing and the stdin reader thread.
 //!

@@ -2,7 +2,7 @@
 //! table, with threat-space solvers (`vcf`, `vct`).
 //!
 //! Scores are in evaluation units from the side to move's view; wins and losses are
-//! [`WIN`] minus the number of plies to the five (see [`score_to_tt`]).
+//! [`WIN`] minus the number of plies to the five (see [`crate::tt::score_to_tt`]).
 
 use crate::board::{Board, Combo};
 use crate::core::Pos;

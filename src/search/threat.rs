@@ -1,4 +1,4 @@
-//! Threat-space search: the VCF and VCT solvers ([`vcf`], [`vct`]) and the `solve` tool.
+//! Threat-space search: the VCF and VCT solvers ([`mod@vcf`], [`mod@vct`]) and the `solve` tool.
 //!
 //! Entry points:
 //! - [`solve`] / [`solve_with_stop`], for tools and the protocol layer: copies the board,
