@@ -145,6 +145,10 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
+    /// Principal variations to report (multi-PV), 1..=64: the best K moves, each with its
+    /// score and line.
+    #[arg(long, default_value_t = 1)]
+    pub multipv: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -167,6 +171,12 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
             return bad_input("--depth must be 1..=100");
         }
     }
+    if !(1..=crate::protocol::session::MAX_MULTIPV).contains(&args.multipv) {
+        return bad_input(&format!(
+            "--multipv must be 1..={}",
+            crate::protocol::session::MAX_MULTIPV
+        ));
+    }
     let mut options = Options {
         hash_bytes: args.hash_mb.clamp(1, 65536) << 20,
         ..Options::default()
@@ -182,6 +192,7 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
             (None, None) => Budget::fixed(1000),
         },
         max_depth: args.depth,
+        multipv: args.multipv,
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
@@ -190,23 +201,38 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
     0
 }
 
-/// Prints a search result as text or as the JSON object of the `analyze` tool.
+/// Prints a search result as text or as the JSON object of the `analyze` tool. With
+/// multi-PV lines, JSON gets `"lines":[{"move":..,"score":..,"pv":[..]},..]` and text one
+/// `line K score S pv ...` row per line.
 pub fn print_result(r: &SearchResult, json: bool) {
-    let pv: Vec<String> = r.pv.iter().map(|p| p.to_notation()).collect();
+    let notation =
+        |pv: &[crate::core::Pos]| -> Vec<String> { pv.iter().map(|p| p.to_notation()).collect() };
+    let pv = notation(&r.pv);
     if json {
-        println!(
-            "{}",
-            serde_json::json!({
-                "move": r.best.to_notation(),
-                "score": r.score,
-                "win_in": r.win_in(),
-                "depth": r.depth,
-                "nodes": r.nodes,
-                "nps": r.nps(),
-                "time_ms": r.time_ms,
-                "pv": pv,
-            })
-        );
+        let mut v = serde_json::json!({
+            "move": r.best.to_notation(),
+            "score": r.score,
+            "win_in": r.win_in(),
+            "depth": r.depth,
+            "nodes": r.nodes,
+            "nps": r.nps(),
+            "time_ms": r.time_ms,
+            "pv": pv,
+        });
+        if !r.lines.is_empty() {
+            v["lines"] = r
+                .lines
+                .iter()
+                .map(|l| {
+                    serde_json::json!({
+                        "move": l.pv.first().map(|p| p.to_notation()),
+                        "score": l.score,
+                        "pv": notation(&l.pv),
+                    })
+                })
+                .collect();
+        }
+        println!("{}", v);
     } else {
         println!("move {}", r.best);
         match r.win_in() {
@@ -219,6 +245,14 @@ pub fn print_result(r: &SearchResult, json: bool) {
         println!("nps {}", r.nps());
         println!("time_ms {}", r.time_ms);
         println!("pv {}", pv.join(" "));
+        for (k, l) in r.lines.iter().enumerate() {
+            println!(
+                "line {} score {} pv {}",
+                k + 1,
+                l.score,
+                notation(&l.pv).join(" ")
+            );
+        }
     }
 }
 

@@ -117,3 +117,30 @@ fn analyze_finds_win_in_one_json() {
         assert!(v.get(k).is_some(), "missing {}", k);
     }
 }
+
+#[test]
+fn analyze_multipv_json() {
+    let (code, out, err) = run(&[
+        "analyze",
+        "--rule",
+        "freestyle",
+        "--moves",
+        "h8,h9,i9,g7",
+        "--depth",
+        "5",
+        "--multipv",
+        "3",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{}", err);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let lines = v["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 3, "{}", out);
+    assert_eq!(lines[0]["move"], v["move"]);
+    assert_eq!(lines[0]["pv"], v["pv"]);
+    assert_ne!(lines[1]["move"], lines[2]["move"]);
+    let (code, _, err) = run(&["analyze", "--multipv", "0"]);
+    assert_eq!((code, err.trim().lines().count()), (2, 1), "{}", err);
+}

@@ -7,7 +7,8 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc::channel;
 use std::time::Duration;
 
-/// Sends `input`; where a line reads `WAIT`, waits (up to 20 s) for a move line first.
+/// Sends `input`; where a line reads `WAIT`, waits (up to 20 s) for a move line first, and
+/// where it reads `WAITFOR text`, for a line starting with `text`.
 fn run(input: &str) -> (Vec<String>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
         .stdin(Stdio::piped())
@@ -30,9 +31,22 @@ fn run(input: &str) -> (Vec<String>, String) {
                 let got = rx
                     .recv_timeout(Duration::from_secs(20))
                     .expect("a move line");
-                let is_move = got.split_once(',').is_some() && !got.starts_with("MESSAGE");
+                let is_move = got.split_once(',').is_some()
+                    && !got.starts_with("MESSAGE")
+                    && !got.starts_with("INFO");
                 lines.push(got);
                 if is_move {
+                    break;
+                }
+            }
+        } else if let Some(text) = l.strip_prefix("WAITFOR ") {
+            loop {
+                let got = rx
+                    .recv_timeout(Duration::from_secs(20))
+                    .unwrap_or_else(|_| panic!("a line starting with {}: {:?}", text, lines));
+                let found = got.starts_with(text);
+                lines.push(got);
+                if found {
                     break;
                 }
             }
@@ -112,7 +126,7 @@ fn solve_command() {
     // Freestyle, black h8 i8 j8 against white h9 i9 and a far stone, black to move: g8 or k8
     // makes a straight four (a VCF of one move); white's reply cannot stop it.
     let input = "START 15\nINFO rule 0\nYXBOARD\n7,7,1\n7,8,2\n8,7,1\n8,8,2\n9,7,1\n0,0,2\nDONE\n\
-                 SOLVE\nSOLVE VCT 1000\nSOLVE nonsense\nEND\n";
+                 SOLVE\nSOLVE VCT 1000\nSOLVE nonsense\nWAITFOR ERROR\nEND\n";
     let (lines, err) = run(input);
     assert!(err.is_empty());
     let answers: Vec<&String> = lines.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
@@ -127,7 +141,89 @@ fn solve_command() {
     }
     assert!(answers[3].starts_with("ERROR "));
     // White to move with nothing: no VCF.
-    let input = "START 15\nYXBOARD\n7,7,1\n8,8,2\n9,9,1\nDONE\nSOLVE 200\nEND\n";
+    let input = "START 15\nYXBOARD\n7,7,1\n8,8,2\n9,9,1\nDONE\nSOLVE 200\nWAITFOR SOLVE\nEND\n";
     let (lines, _) = run(input);
     assert_eq!(lines.last().unwrap(), "SOLVE NONE", "{:?}", lines);
+}
+
+/// SOLVE runs as a job: the engine keeps reading commands meanwhile (ABOUT is answered at
+/// once), YXSTOP ends a long solve with an answer (`SOLVE UNKNOWN` unless it proved
+/// something), and the engine plays normally afterwards. The position (V1794 of the VCT
+/// data, renju) is not settled within seconds.
+#[test]
+fn solve_is_a_job_that_yxstop_ends() {
+    let mut input = String::from("START 15\nINFO rule 4\nYXBOARD\n");
+    let black = "f8,g6,g7,g9,h5,h7,h8,h10,i8";
+    let white = "e7,f5,f7,g8,h11,i5,i7,i9,k7";
+    for (list, who) in [(black, 1), (white, 2)] {
+        for p in tianyuan::core::parse_point_list(list, 15, 15).unwrap() {
+            input.push_str(&format!("{},{},{}\n", p.x(), p.y(), who));
+        }
+    }
+    input.push_str("DONE\nSOLVE VCT 600000\nABOUT\nWAITFOR name=\nYXSTOP\nWAITFOR SOLVE\n");
+    input.push_str("INFO timeout_turn 300\nBOARD\n7,7,2\nDONE\nWAIT\nEND\n");
+    let t0 = std::time::Instant::now();
+    let (lines, err) = run(&input);
+    assert!(err.is_empty(), "{}", err);
+    let answers: Vec<&String> = lines.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
+    assert_eq!(answers.len(), 4, "{:?}", lines);
+    assert_eq!(answers[0], "OK");
+    assert!(answers[1].starts_with("name="), "{:?}", lines);
+    assert!(
+        answers[2] == "SOLVE UNKNOWN" || answers[2].starts_with("SOLVE WIN "),
+        "{:?}",
+        lines
+    );
+    assert!(answers[3].split_once(',').is_some(), "{:?}", lines);
+    // Far below the 10-minute solve: YXSTOP ended it.
+    assert!(t0.elapsed() < Duration::from_secs(60), "{:?}", t0.elapsed());
+}
+
+/// YXNBEST k (multi-PV): with `show_detail 2` every completed iteration reports k result
+/// blocks (`INFO PV 0..k-1`, `INFO NUMPV k`) with distinct first moves; the progress lines
+/// say `pv i/k`; the move played is the first move of line 0 of the deepest iteration.
+#[test]
+fn yxnbest_searches_k_lines() {
+    let input = "START 15\nINFO rule 0\nINFO show_detail 2\nINFO max_depth 5\n\
+                 INFO timeout_turn 60000\nYXBOARD\n7,7,1\n7,8,2\n8,8,1\n6,6,2\nDONE\n\
+                 YXNBEST 3\nWAIT\nEND\n";
+    let (lines, err) = run(input);
+    assert!(err.is_empty(), "{}", err);
+    // (depth, pv index, numpv, first move) of each block.
+    let mut blocks: Vec<(u32, usize, usize, String)> = Vec::new();
+    let (mut pv, mut num, mut depth) = (usize::MAX, 0, 0);
+    for l in &lines {
+        if let Some(v) = l.strip_prefix("INFO PV ") {
+            if v != "DONE" {
+                pv = v.parse().unwrap();
+            }
+        } else if let Some(v) = l.strip_prefix("INFO NUMPV ") {
+            num = v.parse().unwrap();
+        } else if let Some(v) = l.strip_prefix("INFO DEPTH ") {
+            depth = v.parse().unwrap();
+        } else if let Some(v) = l.strip_prefix("INFO BESTLINE ") {
+            let first = v.split_whitespace().next().unwrap_or("").to_string();
+            blocks.push((depth, pv, num, first));
+        }
+    }
+    let deepest = blocks.iter().map(|b| b.0).max().expect("result blocks");
+    assert_eq!(deepest, 5, "{:?}", lines);
+    let last: Vec<_> = blocks.iter().filter(|b| b.0 == deepest).collect();
+    assert_eq!(last.len(), 3, "{:?}", lines);
+    for (i, b) in last.iter().enumerate() {
+        assert_eq!((b.1, b.2), (i, 3), "{:?}", lines);
+    }
+    let mut firsts: Vec<&String> = last.iter().map(|b| &b.3).collect();
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "{:?}", lines);
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("MESSAGE pv 3/3 depth 5")));
+    let mv = lines
+        .iter()
+        .rev()
+        .find(|l| !l.starts_with("MESSAGE") && !l.starts_with("INFO"))
+        .unwrap();
+    assert_eq!(mv, &last[0].3, "{:?}", lines);
 }

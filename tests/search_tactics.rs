@@ -136,3 +136,52 @@ fn two_threads_find_the_same_win() {
         bb.make(r.best);
     }
 }
+
+/// Multi-PV (`Limits::multipv`, YXNBEST): three lines with distinct root moves, the first
+/// being the move played, the others in score order, each a sequence of legal moves from
+/// the position; one line asked for gives no `lines` at all.
+#[test]
+fn multipv_lines() {
+    let b = pos("h8,i9", "h9,g7", Color::Black, Rule::Freestyle);
+    let mut e = Engine::new(Options {
+        threads: 1,
+        hash_bytes: 8 << 20,
+    });
+    let mut limits = Limits {
+        max_depth: Some(6),
+        multipv: 3,
+        ..Limits::default()
+    };
+    let mut infos = Vec::new();
+    let r = e.think(&b, &limits, &AtomicBool::new(false), &mut |i| {
+        infos.push((i.depth, i.pv_index, i.num_pv))
+    });
+    assert_eq!(r.depth, 6);
+    assert_eq!(r.lines.len(), 3, "{:?}", r.lines);
+    assert_eq!(r.lines[0].pv.first(), Some(&r.best));
+    assert_eq!(r.lines[0].score, r.score);
+    assert!(r.lines[1].score >= r.lines[2].score, "{:?}", r.lines);
+    let mut firsts: Vec<Pos> = r.lines.iter().map(|l| l.pv[0]).collect();
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3);
+    for l in &r.lines {
+        let mut c = b.clone();
+        for &q in &l.pv {
+            assert!(c.is_empty(q) && c.forbidden(q).is_none(), "{:?}", l);
+            if c.result_of_move(q).is_some() {
+                break;
+            }
+            c.make(q);
+        }
+    }
+    // Each completed iteration reported its three lines in order.
+    assert!(
+        infos.ends_with(&[(6, 0, 3), (6, 1, 3), (6, 2, 3)]),
+        "{:?}",
+        infos
+    );
+    limits.multipv = 1;
+    let one = e.think(&b, &limits, &AtomicBool::new(false), &mut |_| {});
+    assert!(one.lines.is_empty());
+}

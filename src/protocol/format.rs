@@ -93,10 +93,18 @@ pub fn pv_text(pv: &[Pos]) -> String {
         .join(" ")
 }
 
-/// The per-iteration progress line: `MESSAGE depth d-sd ev e n nodes tm ms pv …`.
+/// The per-iteration progress line: `MESSAGE depth d-sd ev e n nodes tm ms pv …`; with
+/// several principal variations (YXNBEST) each line starts `MESSAGE pv i/n depth …`
+/// (`i` from 1).
 pub fn progress(info: &SearchInfo) -> String {
+    let multi = if info.num_pv > 1 {
+        format!("pv {}/{} ", info.pv_index + 1, info.num_pv)
+    } else {
+        String::new()
+    };
     format!(
-        "MESSAGE depth {}-{} ev {} n {} tm {} pv {}",
+        "MESSAGE {}depth {}-{} ev {} n {} tm {} pv {}",
+        multi,
         info.depth,
         info.seldepth,
         score_text(info.score),
@@ -106,8 +114,12 @@ pub fn progress(info: &SearchInfo) -> String {
     )
 }
 
-/// `MESSAGE REALTIME BEST x,y` for `show_detail` bit 1, or `None` without a PV.
+/// `MESSAGE REALTIME BEST x,y` for `show_detail` bit 1, or `None` without a PV or for a
+/// multi-PV line other than the best.
 pub fn realtime_best(info: &SearchInfo) -> Option<String> {
+    if info.pv_index > 0 {
+        return None;
+    }
     info.pv
         .first()
         .map(|&p| format!("MESSAGE REALTIME BEST {}", move_line(p)))
@@ -123,13 +135,14 @@ fn winrate(score: i32) -> f64 {
 }
 
 /// The `INFO …` result block of one principal variation for `show_detail` bit 2
-/// (protocol.md §6.3), closed by `INFO PV DONE`.
+/// (protocol.md §6.3), closed by `INFO PV DONE`: `INFO PV i` counts from 0, `INFO NUMPV n`
+/// is the number of lines the iteration reports (YXNBEST).
 pub fn info_block(info: &SearchInfo) -> Vec<String> {
     let line: Vec<String> = info.pv.iter().map(|&p| move_line(p)).collect();
     let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
     vec![
-        "INFO PV 0".to_string(),
-        "INFO NUMPV 1".to_string(),
+        format!("INFO PV {}", info.pv_index),
+        format!("INFO NUMPV {}", info.num_pv.max(1)),
         format!("INFO DEPTH {}", info.depth),
         format!("INFO SELDEPTH {}", info.seldepth),
         format!("INFO NODES {}", info.nodes),

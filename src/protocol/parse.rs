@@ -15,6 +15,9 @@ use thiserror::Error;
 /// Longest piece of offending input quoted in an error message, in bytes.
 const QUOTE_MAX: usize = 48;
 
+/// Longest `SOLVE` time in milliseconds (10 minutes); `SOLVE ... 0` asks for it.
+pub const MAX_SOLVE_MS: u64 = 600_000;
+
 /// Why a line could not be read. Each message names the bad token.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ParseError {
@@ -35,6 +38,16 @@ pub enum ParseError {
     /// A coordinate pair is not `x,y` (or a body line not `x,y,f`).
     #[error("bad coordinates '{0}'")]
     BadCoordinates(String),
+    /// An argument that is neither of the words nor a number the command takes.
+    #[error("{command} takes {what}, not '{token}'")]
+    BadArgument {
+        /// The command word, upper case.
+        command: &'static str,
+        /// What it takes.
+        what: &'static str,
+        /// The token as written.
+        token: String,
+    },
 }
 
 /// A point as the manager wrote it: 0-based column `x` and row `y`, not yet checked against
@@ -183,7 +196,8 @@ pub enum Command {
     /// `YXSHOWFORBID`.
     YxShowForbid,
     /// `SOLVE [VCF|VCT] [ms]` (this engine's extension): solve the current position for the
-    /// side to move; VCF unless `VCT` is given; time limit in milliseconds (default 3000).
+    /// side to move; VCF unless `VCT` is given; time limit in milliseconds (default 3000,
+    /// at most [`MAX_SOLVE_MS`], which `0` asks for). Runs as a job: `YXSTOP` ends it.
     Solve {
         /// Search continuous threats (VCT) instead of continuous fours (VCF).
         vct: bool,
@@ -429,8 +443,16 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
                     "VCF" => vct = false,
                     "VCT" => vct = true,
                     n => match n.parse::<u64>() {
-                        Ok(v) => time_ms = v.clamp(1, 600_000),
-                        Err(_) => return Err(ParseError::BadNumber(quote(tok))),
+                        // 0: the longest solve (YXSTOP ends it sooner).
+                        Ok(0) => time_ms = MAX_SOLVE_MS,
+                        Ok(v) => time_ms = v.min(MAX_SOLVE_MS),
+                        Err(_) => {
+                            return Err(ParseError::BadArgument {
+                                command: "SOLVE",
+                                what: "VCF or VCT and a time in milliseconds",
+                                token: quote(tok),
+                            })
+                        }
                     },
                 }
             }

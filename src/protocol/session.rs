@@ -54,6 +54,9 @@ pub const MIN_HASH_BYTES: u64 = 1 << 20;
 pub const MAX_HASH_BYTES: u64 = 1 << 32;
 /// log2 of [`MAX_HASH_BYTES`] in KiB.
 pub const MAX_HASH_LOG2_KIB: u32 = 22;
+/// Most principal variations `YXNBEST` searches (more are clamped to this; the search
+/// also stops at the number of root moves).
+pub const MAX_MULTIPV: usize = 64;
 /// Largest thread count we pass on.
 pub const MAX_THREADS: usize = 256;
 /// How long after the hard limit the watchdog raises the stop flag, in milliseconds.
@@ -231,12 +234,15 @@ enum JobKind {
     Move { nbest: bool },
     /// A swap2 answer for the stones on the board in move order.
     Swap2,
+    /// `SOLVE`: a VCF, or a VCT, of the side to move (answers a `SOLVE` line, plays nothing).
+    Solve { vct: bool },
 }
 
 /// What a job returns.
 enum JobOutput {
     Move(SearchResult),
     Swap2(Option<Swap2Answer>),
+    Solve(crate::search::threat::SolveReport),
 }
 
 /// A running search job.
@@ -587,7 +593,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                     return;
                 }
                 g.me = Some(Color::Black);
-                self.request_move(at, false);
+                self.request_move(at, false, 1);
             }
             Command::Turn(c) => {
                 let p = match self.point(c) {
@@ -598,7 +604,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 let me = g.me.unwrap_or(g.board.side_to_move().opponent());
                 g.board.make_colored(p, me.opponent());
                 g.me = Some(me);
-                self.request_move(at, false);
+                self.request_move(at, false, 1);
             }
             Command::Play(c) => {
                 let p = match self.point(c) {
@@ -628,11 +634,14 @@ impl<B: Brain, W: Write> Session<B, W> {
             Command::Body(kind @ (BodyKind::Board | BodyKind::YxBoard), body) => {
                 self.set_position(kind, body);
                 if kind == BodyKind::Board {
-                    self.request_move(at, false);
+                    self.request_move(at, false, 1);
                 }
             }
             Command::Body(BodyKind::Swap2Board, body) => self.swap2(body, at),
-            Command::YxNbest(_) => self.request_move(at, true),
+            Command::YxNbest(k) => {
+                let k = k.clamp(1, MAX_MULTIPV as i64) as usize;
+                self.request_move(at, true, k)
+            }
             Command::Solve { vct, time_ms } => {
                 let g = self.game.as_ref().expect("game");
                 // The thread count in force (`INFO thread_num`, else every core).
@@ -660,19 +669,27 @@ impl<B: Brain, W: Write> Session<B, W> {
                     threads,
                     memory_bytes,
                 };
-                let r = crate::search::threat::solve_with_stop(
-                    &g.board,
-                    vct,
-                    &limits,
-                    &std::sync::atomic::AtomicBool::new(false),
+                let board = g.board.clone();
+                if self.brain.is_none() {
+                    // The search thread was lost (a failed job): solve here instead.
+                    let stop = std::sync::atomic::AtomicBool::new(false);
+                    let r = crate::search::threat::solve_with_stop(&board, vct, &limits, &stop);
+                    self.finish_solve(vct, &r);
+                    return;
+                }
+                let (stones, points) = (board.stone_count(), board.width() * board.height());
+                self.spawn(
+                    JobKind::Solve { vct },
+                    at,
+                    stones,
+                    points,
+                    Budget::fixed(time_ms),
+                    move |_, stop, _| {
+                        JobOutput::Solve(crate::search::threat::solve_with_stop(
+                            &board, vct, &limits, stop,
+                        ))
+                    },
                 );
-                self.message(&format!(
-                    "SOLVE {} nodes {} time_ms {}",
-                    if vct { "VCT" } else { "VCF" },
-                    r.nodes,
-                    r.time_ms
-                ));
-                self.out.line(&format::solve_line(&r));
             }
             Command::YxShowForbid => {
                 let g = self.game.as_ref().expect("game");
@@ -876,6 +893,10 @@ impl<B: Brain, W: Write> Session<B, W> {
     fn retime_job(&mut self) {
         let tc = self.settings.time;
         let Some(j) = self.job.as_mut() else { return };
+        if matches!(j.kind, JobKind::Solve { .. }) {
+            // A SOLVE has its own time limit, not the game clock's.
+            return;
+        }
         let b = tc.budget(j.stones, j.points);
         if b.hard_ms == 0 {
             j.stop.store(true, Ordering::SeqCst);
@@ -939,11 +960,13 @@ impl<B: Brain, W: Write> Session<B, W> {
                 .map(|d| d.min(i32::MAX as i64) as i32),
             max_nodes: self.settings.max_nodes.map(|n| n as u64),
             excluded,
+            multipv: 1,
         }
     }
 
-    /// Starts the search for our move (or answers at once when there is no time).
-    fn request_move(&mut self, at: Instant, nbest: bool) {
+    /// Starts the search for our move (or answers at once when there is no time);
+    /// `multipv` lines are searched and reported (YXNBEST), the best one played.
+    fn request_move(&mut self, at: Instant, nbest: bool, multipv: usize) {
         let g = self.game.as_mut().expect("game");
         let me = g.me();
         g.board.set_side_to_move(me);
@@ -966,7 +989,10 @@ impl<B: Brain, W: Write> Session<B, W> {
                 return self.finish_move(r, nbest);
             }
         };
-        let limits = self.limits(budget, &board);
+        let limits = Limits {
+            multipv,
+            ..self.limits(budget, &board)
+        };
         let kind = JobKind::Move { nbest };
         self.spawn(
             kind,
@@ -1147,6 +1173,7 @@ impl<B: Brain, W: Write> Session<B, W> {
         match (job.kind, out) {
             (JobKind::Move { nbest }, Some(JobOutput::Move(r))) => self.finish_move(r, nbest),
             (JobKind::Swap2, Some(JobOutput::Swap2(a))) => self.finish_swap2(a),
+            (JobKind::Solve { vct }, Some(JobOutput::Solve(r))) => self.finish_solve(vct, &r),
             (kind, _) => {
                 // The search failed: answer with the quick move rather than nothing.
                 self.message("search failed; playing the quick move");
@@ -1207,6 +1234,8 @@ impl<B: Brain, W: Write> Session<B, W> {
                 } else {
                     vec![p]
                 },
+                pv_index: 0,
+                num_pv: 1,
             };
             self.out.line(&format::progress(&info));
         }
@@ -1234,7 +1263,27 @@ impl<B: Brain, W: Write> Session<B, W> {
                 let a = swap2::decide(board, Budget::fixed(0), &mut quick);
                 self.finish_swap2(a);
             }
+            JobKind::Solve { vct } => {
+                let r = crate::search::threat::SolveReport {
+                    result: crate::search::threat::SolveResult::Unknown,
+                    line: Vec::new(),
+                    nodes: 0,
+                    time_ms: 0,
+                };
+                self.finish_solve(vct, &r);
+            }
         }
+    }
+
+    /// Prints a `SOLVE` answer: a `MESSAGE` with the effort, then the `SOLVE` line.
+    fn finish_solve(&mut self, vct: bool, r: &crate::search::threat::SolveReport) {
+        self.message(&format!(
+            "SOLVE {} nodes {} time_ms {}",
+            if vct { "VCT" } else { "VCF" },
+            r.nodes,
+            r.time_ms
+        ));
+        self.out.line(&format::solve_line(r));
     }
 
     fn finish_swap2(&mut self, a: Option<Swap2Answer>) {

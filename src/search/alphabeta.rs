@@ -31,7 +31,7 @@
 use super::movegen::{self, MoveList, Node};
 use super::threat::vcf::{VcfOutcome, VcfSolver};
 use super::threat::vct::VctSolver;
-use super::{Limits, SearchInfo, SearchResult, WIN, WIN_THRESHOLD};
+use super::{Limits, PvLine, SearchInfo, SearchResult, WIN, WIN_THRESHOLD};
 use crate::board::{Board, Combo};
 use crate::core::{Pos, POS_COUNT};
 use crate::eval::evaluate;
@@ -338,6 +338,13 @@ impl<'a> Worker<'a> {
             .unwrap_or(MAX_PLY as i32 - 8)
             .clamp(1, MAX_PLY as i32 - 8);
         let mut prev_score: i32 = 0;
+        // Multi-PV on the main thread only; helpers fill the table for its first line.
+        let num_pv = if self.id == 0 {
+            limits.multipv.clamp(1, self.root_moves.len())
+        } else {
+            1
+        };
+        let mut lines: Vec<PvLine> = Vec::with_capacity(num_pv);
         let start_depth = 1 + (self.id % 2) as i32;
         let mut depth = start_depth;
         while depth <= max_depth {
@@ -350,28 +357,36 @@ impl<'a> Worker<'a> {
                 depth = depth.max(target.min(max_depth));
             }
             self.seldepth = 0;
-            // Aspiration window around the previous score from depth 5 on.
-            let mut delta = 60;
-            let (mut alpha, mut beta) = if depth >= 5 && prev_score.abs() < WIN_THRESHOLD {
-                (prev_score - delta, prev_score + delta)
-            } else {
-                (-WIN, WIN)
-            };
-            let score = loop {
-                let s = self.root_search(depth, alpha, beta);
-                if self.aborted {
-                    break s;
-                }
-                if s <= alpha && alpha > -WIN {
-                    alpha = (alpha - delta).max(-WIN);
-                    delta *= 2;
-                } else if s >= beta && beta < WIN {
-                    beta = (beta + delta).min(WIN);
-                    delta *= 2;
+            // Line `k` of a multi-PV search is the best of the root moves from slot `k` on;
+            // the earlier slots hold this iteration's better lines.
+            lines.clear();
+            let mut score = 0;
+            for pv_idx in 0..num_pv {
+                let prev = if pv_idx == 0 {
+                    prev_score
                 } else {
-                    break s;
+                    self.root_moves[pv_idx].score
+                };
+                let s = self.aspiration(depth, prev, pv_idx);
+                if self.aborted {
+                    break;
                 }
-            };
+                let mut pv = self.pv[0][..self.pv_len[0]].to_vec();
+                if pv.first() != Some(&self.root_moves[pv_idx].pos) {
+                    pv = vec![self.root_moves[pv_idx].pos];
+                }
+                self.root_moves[pv_idx].score = s;
+                lines.push(PvLine { score: s, pv });
+                if pv_idx == 0 {
+                    score = s;
+                }
+            }
+            if !self.aborted && num_pv > 2 {
+                // A later pass can score above an earlier one (pruning differs): show the
+                // lines after the best in score order (the same stable sort on both).
+                self.root_moves[1..num_pv].sort_by_key(|m| std::cmp::Reverse(m.score));
+                lines[1..].sort_by_key(|l| std::cmp::Reverse(l.score));
+            }
             // The best root move is first in root_moves (moved there when it raised alpha).
             if self.aborted {
                 // Keep a move the interrupted iteration proved better than the old best.
@@ -387,9 +402,9 @@ impl<'a> Worker<'a> {
             result.best = self.root_moves[0].pos;
             result.score = score;
             result.depth = depth;
-            result.pv = self.pv[0][..self.pv_len[0]].to_vec();
-            if result.pv.first() != Some(&result.best) {
-                result.pv = vec![result.best];
+            result.pv = lines[0].pv.clone();
+            if num_pv > 1 {
+                result.lines = lines.clone();
             }
             if self.id != 0 {
                 let mut best = self.shared.helper_best.lock().unwrap();
@@ -398,21 +413,26 @@ impl<'a> Worker<'a> {
                 }
                 drop(best);
                 // A helper that completes the requested depth ends the search.
-                if limits.max_depth.is_some() && depth >= max_depth {
+                if limits.max_depth.is_some() && depth >= max_depth && limits.multipv <= 1 {
                     self.shared.done.store(true, Ordering::Relaxed);
                 }
             }
             if self.id == 0 {
                 self.flush_nodes();
-                let info = SearchInfo {
-                    depth,
-                    seldepth: self.seldepth,
-                    score,
-                    nodes: self.shared.nodes.load(Ordering::Relaxed),
-                    time_ms: self.elapsed_ms(),
-                    pv: result.pv.clone(),
-                };
-                on_info(&info);
+                let (nodes, time_ms) =
+                    (self.shared.nodes.load(Ordering::Relaxed), self.elapsed_ms());
+                for (pv_index, line) in lines.iter().enumerate() {
+                    on_info(&SearchInfo {
+                        depth,
+                        seldepth: self.seldepth,
+                        score: line.score,
+                        nodes,
+                        time_ms,
+                        pv: line.pv.clone(),
+                        pv_index,
+                        num_pv,
+                    });
+                }
                 // A proven result needs no deeper search.
                 if score.abs() >= WIN_THRESHOLD
                     && depth > super::mate_plies(score).unwrap_or(0).abs() + 2
@@ -434,8 +454,8 @@ impl<'a> Worker<'a> {
             }
         }
         // A helper's deeper completed iteration replaces the main thread's result, unless
-        // the main thread has proved a win or a loss.
-        if self.id == 0 && result.score.abs() < WIN_THRESHOLD {
+        // the main thread has proved a win or a loss (or reports several lines).
+        if self.id == 0 && result.score.abs() < WIN_THRESHOLD && num_pv == 1 {
             if let Some(h) = self.shared.helper_best.lock().unwrap().take() {
                 if h.depth > result.depth {
                     result = h;
@@ -543,27 +563,54 @@ impl<'a> Worker<'a> {
             nodes: self.nodes,
             time_ms: 0,
             pv: vec![p],
+            lines: Vec::new(),
         }
     }
 
-    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+    /// The root search of one line at `depth` in aspiration windows around `prev` (from depth
+    /// 5 on, widened on failure); see [`Worker::root_search`] for `first`.
+    fn aspiration(&mut self, depth: i32, prev: i32, first: usize) -> i32 {
+        let mut delta = 60;
+        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < WIN_THRESHOLD {
+            (prev - delta, prev + delta)
+        } else {
+            (-WIN, WIN)
+        };
+        loop {
+            let s = self.root_search(depth, alpha, beta, first);
+            if self.aborted {
+                return s;
+            }
+            if s <= alpha && alpha > -WIN {
+                alpha = (alpha - delta).max(-WIN);
+                delta *= 2;
+            } else if s >= beta && beta < WIN {
+                beta = (beta + delta).min(WIN);
+                delta *= 2;
+            } else {
+                return s;
+            }
+        }
+    }
+
+    /// Searches the root moves from slot `first` on (the slots before it hold this
+    /// iteration's better multi-PV lines); the best one ends in slot `first`.
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, first: usize) -> i32 {
         let mut best = -WIN;
         self.pv_len[0] = 0;
         // Stable order: last iteration's best first, then by score, then by order.
-        if depth > 1 {
-            let first = self.root_moves[0];
-            self.root_moves[1..].sort_by(|a, b| {
+        if depth > 1 && first + 1 < self.root_moves.len() {
+            self.root_moves[first + 1..].sort_by(|a, b| {
                 b.score
                     .cmp(&a.score)
                     .then(b.order.cmp(&a.order))
                     .then(a.pos.cmp(&b.pos))
             });
-            self.root_moves[0] = first;
         }
-        for i in 0..self.root_moves.len() {
+        for i in first..self.root_moves.len() {
             let p = self.root_moves[i].pos;
             self.board.make(p);
-            let score = if i == 0 {
+            let score = if i == first {
                 -self.search(-beta, -alpha, depth - 1, 1, true)
             } else {
                 let mut s = -self.search(-alpha - 1, -alpha, depth - 1, 1, false);
@@ -576,15 +623,19 @@ impl<'a> Worker<'a> {
             if self.aborted {
                 return best;
             }
-            self.root_moves[i].score = if i == 0 || score > alpha { score } else { -WIN };
+            self.root_moves[i].score = if i == first || score > alpha {
+                score
+            } else {
+                -WIN
+            };
             if score > best {
                 best = score;
             }
             if score > alpha {
                 alpha = score;
-                // Move to the front, keep the others' order.
+                // Move to slot `first`, keep the others' order.
                 let rm = self.root_moves.remove(i);
-                self.root_moves.insert(0, rm);
+                self.root_moves.insert(first, rm);
                 self.pv[0][0] = p;
                 let child_len = self.pv_len[1];
                 for j in 0..child_len {

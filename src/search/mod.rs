@@ -25,6 +25,9 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Root moves not to consider (YXBLOCK); empty for none.
     pub excluded: Vec<Pos>,
+    /// Principal variations to search (multi-PV, YXNBEST): the best `multipv` root moves
+    /// get exact scores and lines each iteration; 0 and 1 mean one.
+    pub multipv: usize,
 }
 
 impl Default for Limits {
@@ -34,6 +37,7 @@ impl Default for Limits {
             max_depth: None,
             max_nodes: None,
             excluded: Vec::new(),
+            multipv: 1,
         }
     }
 }
@@ -53,6 +57,19 @@ pub struct SearchInfo {
     pub time_ms: u64,
     /// Principal variation, first move first.
     pub pv: Vec<Pos>,
+    /// Which principal variation this is, 0 for the best (multi-PV).
+    pub pv_index: usize,
+    /// How many principal variations the iteration reports (1 without multi-PV).
+    pub num_pv: usize,
+}
+
+/// One line of a multi-PV search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PvLine {
+    /// Score from the side to move's view (see [`WIN`]).
+    pub score: i32,
+    /// The line, its root move first.
+    pub pv: Vec<Pos>,
 }
 
 /// The outcome of a search.
@@ -70,6 +87,9 @@ pub struct SearchResult {
     pub time_ms: u64,
     /// Principal variation.
     pub pv: Vec<Pos>,
+    /// With multi-PV ([`Limits::multipv`] above 1): the best root moves of the last completed
+    /// iteration, best first, each with its exact score and line; else empty.
+    pub lines: Vec<PvLine>,
 }
 
 impl SearchResult {

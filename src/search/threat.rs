@@ -40,12 +40,14 @@ pub struct SolveArgs {
     /// Time limit in milliseconds (0: no limit).
     #[arg(long, default_value_t = 5000)]
     pub time_ms: u64,
-    /// Threads (default: all cores). A VCT runs one solver per thread, each starting with a
-    /// different pass (at most [`VCT_PASSES`] useful); a VCF uses one thread.
+    /// Threads (default: all cores; capped at the hardware threads, 0 means 1). A VCT runs
+    /// one solver per thread, each starting with a different pass (at most 3 are useful);
+    /// a VCF uses one thread.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Memory cap of the VCT solvers together, in MiB (default: none); a solve that would
-    /// pass it answers `unknown`.
+    /// Memory cap of the VCT solvers together, in MiB (default and 0: none); a solve that
+    /// would pass it answers `unknown`. Each solver needs a fixed 8 MiB plus its growing
+    /// proof table.
     #[arg(long)]
     pub memory_mb: Option<usize>,
     /// Print one JSON object instead of text.
@@ -271,9 +273,10 @@ pub fn solve_cli(args: &SolveArgs) -> i32 {
         .clamp(1, crate::engine::max_threads());
     let limits = SolveLimits {
         threads,
-        memory_bytes: args
-            .memory_mb
-            .map_or(usize::MAX, |mb| mb.saturating_mul(1 << 20)),
+        memory_bytes: match args.memory_mb {
+            None | Some(0) => usize::MAX,
+            Some(mb) => mb.saturating_mul(1 << 20),
+        },
         ..SolveLimits::time(args.time_ms)
     };
     let report = solve_with_stop(&board, args.vct, &limits, &AtomicBool::new(false));

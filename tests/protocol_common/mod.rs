@@ -66,6 +66,8 @@ impl Brain for FakeBrain {
                 nodes: 10 * d as u64,
                 time_ms: 1,
                 pv: vec![best],
+                pv_index: 0,
+                num_pv: 1,
             });
         }
         if self.slow {
