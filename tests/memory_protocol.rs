@@ -114,7 +114,7 @@ impl Drop for Proc {
 
 /// Plays one game (engine black via BEGIN, opponent white); returns (plies, peak VmHWM,
 /// last VmRSS).
-fn play_game(e: &mut Proc) -> (usize, u64, u64) {
+fn play_game(e: &mut Proc, limit: u64) -> (usize, u64, u64) {
     let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
     let mut opponent = Engine::new(Options {
         threads: 1,
@@ -136,7 +136,7 @@ fn play_game(e: &mut Proc) -> (usize, u64, u64) {
         let (hwm, r) = e.memory();
         peak = peak.max(hwm);
         assert!(
-            hwm <= MAX_MEMORY,
+            hwm <= limit,
             "ply {}: peak resident {} KiB over max_memory",
             board.ply(),
             hwm >> 10
@@ -167,14 +167,14 @@ fn play_game(e: &mut Proc) -> (usize, u64, u64) {
 
 /// Plays games until at least `min_plies` plies have been played (a game that ends sooner is
 /// followed by `RESTART` and another); returns (games, plies, peak VmHWM, last VmRSS).
-fn play_games(e: &mut Proc, min_plies: usize) -> (usize, usize, u64, u64) {
+fn play_games(e: &mut Proc, min_plies: usize, limit: u64) -> (usize, usize, u64, u64) {
     let (mut games, mut plies, mut peak, mut rss) = (0, 0, 0, 0);
     while plies < min_plies {
         if games > 0 {
             e.send("RESTART");
             assert_eq!(e.answer(), "OK");
         }
-        let (n, p, r) = play_game(e);
+        let (n, p, r) = play_game(e, limit);
         games += 1;
         plies += n;
         peak = peak.max(p);
@@ -198,11 +198,11 @@ fn peak_memory_stays_under_max_memory_over_two_games() {
     }
     let (start_hwm, _) = e.memory();
 
-    let (games1, plies1, peak1, rss1) = play_games(&mut e, MIN_PLIES);
+    let (games1, plies1, peak1, rss1) = play_games(&mut e, MIN_PLIES, MAX_MEMORY);
     e.send("START 15");
     assert_eq!(e.answer(), "OK");
     let (_, rss_restart) = e.memory();
-    let (games2, plies2, peak2, rss2) = play_games(&mut e, MIN_PLIES);
+    let (games2, plies2, peak2, rss2) = play_games(&mut e, MIN_PLIES, MAX_MEMORY);
     e.send("END");
 
     let settings = Settings {
@@ -301,5 +301,35 @@ fn solve_vct_stays_under_max_memory() {
         peak >> 10
     );
     assert!(peak <= MAX_MEMORY, "peak {} KiB", peak >> 10);
+    e.send("END");
+}
+
+/// A tight `max_memory` (16 000 000 bytes, 2 threads, 300 ms turns): the table shrinks to
+/// its 1 MiB minimum and the root VCT solver to what is left (none), so the peak stays under
+/// the limit over whole games. Measured: 8.0 MiB peak (16.6 MiB, over the limit, before the
+/// root VCT was sized from the limit).
+#[test]
+fn tight_max_memory_is_kept() {
+    const TIGHT: u64 = 16_000_000;
+    let mut e = Proc::spawn();
+    for l in [
+        format!("INFO max_memory {}", TIGHT),
+        "INFO timeout_turn 300".to_string(),
+        "INFO timeout_match 1000000".to_string(),
+        format!("INFO thread_num {}", THREADS),
+        "START 15".to_string(),
+    ] {
+        e.send(&l);
+    }
+    assert_eq!(e.answer(), "OK");
+    let (games, plies, peak, _) = play_games(&mut e, MIN_PLIES, TIGHT);
+    println!(
+        "max_memory {} KiB: {} game(s), {} plies, peak {} KiB",
+        TIGHT >> 10,
+        games,
+        plies,
+        peak >> 10
+    );
+    assert!(peak <= TIGHT);
     e.send("END");
 }

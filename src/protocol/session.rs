@@ -644,24 +644,22 @@ impl<B: Brain, W: Write> Session<B, W> {
             }
             Command::Solve { vct, time_ms } => {
                 let g = self.game.as_ref().expect("game");
-                // The thread count in force (`INFO thread_num`, else every core).
-                let threads = match self.settings.threads {
-                    Some(t) => (t.max(1) as u64).min(MAX_THREADS as u64) as usize,
-                    None => crate::engine::max_threads(),
-                }
-                .min(crate::engine::max_threads());
+                let threads = self.threads();
                 // What `max_memory` leaves beside the table and the engine's other memory
                 // (no search runs meanwhile, so the root VCT's share is free).
                 let memory_bytes = match self.settings.max_memory {
-                    Some(m) if m > 0 => (m as u64)
-                        .saturating_sub(
-                            self.settings
-                                .hash_bytes()
-                                .map_or(crate::engine::DEFAULT_HASH_BYTES as u64, |b| b as u64),
-                        )
-                        .saturating_sub(Engine::memory_overhead(threads) as u64)
-                        .saturating_add(crate::engine::ROOT_VCT_BYTES as u64)
-                        .min(usize::MAX as u64) as usize,
+                    Some(m) if m > 0 => {
+                        let table = self
+                            .settings
+                            .hash_bytes()
+                            .map_or(crate::engine::DEFAULT_HASH_BYTES as u64, |b| b as u64);
+                        let other = (Engine::memory_overhead(threads)
+                            - crate::engine::ROOT_VCT_BYTES)
+                            as u64;
+                        (m as u64)
+                            .saturating_sub(table + other)
+                            .min(usize::MAX as u64) as usize
+                    }
                     _ => usize::MAX,
                 };
                 let limits = crate::search::threat::SolveLimits {
@@ -961,7 +959,34 @@ impl<B: Brain, W: Write> Session<B, W> {
             max_nodes: self.settings.max_nodes.map(|n| n as u64),
             excluded,
             multipv: 1,
+            threat_memory: self.threat_memory(),
         }
+    }
+
+    /// The thread count in force (`INFO thread_num`, else every core; at most the hardware
+    /// threads).
+    fn threads(&self) -> usize {
+        match self.settings.threads {
+            Some(t) => (t.max(1) as u64).min(MAX_THREADS as u64) as usize,
+            None => crate::engine::max_threads(),
+        }
+        .min(crate::engine::max_threads())
+    }
+
+    /// Memory for the root VCT solver of a search under `max_memory`: what
+    /// [`MEMORY_BUDGET_PERCENT`] of it leaves beside the table and the engine's other
+    /// memory, at most [`crate::engine::ROOT_VCT_BYTES`] (what the engine plans for it);
+    /// `None` without a limit. Less only when `max_memory` is small (under about 64 MiB).
+    fn threat_memory(&self) -> Option<usize> {
+        let m = self.settings.max_memory.filter(|&m| m > 0)? as u64;
+        let table = self
+            .settings
+            .hash_bytes()
+            .map_or(crate::engine::DEFAULT_HASH_BYTES as u64, |b| b as u64);
+        let other =
+            (Engine::memory_overhead(self.threads()) - crate::engine::ROOT_VCT_BYTES) as u64;
+        let free = (m / 100 * MEMORY_BUDGET_PERCENT).saturating_sub(table + other);
+        Some(free.min(crate::engine::ROOT_VCT_BYTES as u64) as usize)
     }
 
     /// Starts the search for our move (or answers at once when there is no time);

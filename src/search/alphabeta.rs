@@ -507,7 +507,10 @@ impl<'a> Worker<'a> {
                     start + Duration::from_millis(ms.min(ROOT_VCT_MAX_MS))
                 });
                 let budget = ROOT_VCT_NODES.min(self.shared.max_nodes);
-                let mut vct = VctSolver::new();
+                let mut vct = match limits.threat_memory {
+                    Some(bytes) => super::threat::vct::vct_solver_for(bytes),
+                    None => VctSolver::new(),
+                };
                 match vct.solve(&mut self.board, budget, deadline, stop) {
                     VcfOutcome::Win(line) => Some(line),
                     _ => None,

@@ -28,6 +28,10 @@ pub struct Limits {
     /// Principal variations to search (multi-PV, YXNBEST): the best `multipv` root moves
     /// get exact scores and lines each iteration; 0 and 1 mean one.
     pub multipv: usize,
+    /// Memory the root VCT solver may use, in bytes (its fixed tables included); `None`:
+    /// [`crate::engine::ROOT_VCT_BYTES`] as planned by [`crate::engine::BASE_MEMORY_BYTES`]
+    /// (its node budget keeps it there). Set under a tight `max_memory`.
+    pub threat_memory: Option<usize>,
 }
 
 impl Default for Limits {
@@ -38,6 +42,7 @@ impl Default for Limits {
             max_nodes: None,
             excluded: Vec::new(),
             multipv: 1,
+            threat_memory: None,
         }
     }
 }

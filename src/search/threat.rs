@@ -192,12 +192,15 @@ pub fn solve_with_stop(
     let mut b = board.clone();
     let solvers = limits.threads.clamp(1, VCT_PASSES);
     // Each VCT solver's cap on its growing tables.
-    let per_solver = (limits.memory_bytes / solvers).saturating_sub(vct::VCT_FIXED_BYTES);
+    // Each VCT solver's share of the memory (all of it counted: fixed and growing tables).
+    let per_solver = match limits.memory_bytes {
+        usize::MAX => usize::MAX,
+        m => m / solvers,
+    };
     let (outcome, nodes) = if vct && solvers > 1 {
         parallel_vct(board, solvers, per_solver, deadline, stop)
     } else if vct {
-        let mut s = VctSolver::new();
-        s.set_memory_limit(per_solver);
+        let mut s = vct_solver(per_solver);
         let r = s.solve(&mut b, u64::MAX, deadline, stop);
         (r, s.nodes())
     } else {
@@ -216,6 +219,16 @@ pub fn solve_with_stop(
         line,
         nodes,
         time_ms: start.elapsed().as_millis() as u64,
+    }
+}
+
+/// A VCT solver within `bytes` bytes ([`vct::vct_solver_for`]), or the default one without
+/// a cap ([`usize::MAX`]).
+fn vct_solver(bytes: usize) -> VctSolver {
+    if bytes == usize::MAX {
+        VctSolver::new()
+    } else {
+        vct::vct_solver_for(bytes)
     }
 }
 
@@ -238,9 +251,8 @@ fn parallel_vct(
                 let (finished, proof, nodes) = (&finished, &proof, &nodes);
                 let mut b = board.clone();
                 scope.spawn(move || {
-                    let mut s = VctSolver::new();
+                    let mut s = vct_solver(memory_per_solver);
                     s.set_first_pass(pass);
-                    s.set_memory_limit(memory_per_solver);
                     let r = s.solve(&mut b, u64::MAX, deadline, finished);
                     nodes.fetch_add(s.nodes(), Ordering::Relaxed);
                     if r != VcfOutcome::Unknown && !finished.swap(true, Ordering::AcqRel) {

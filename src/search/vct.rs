@@ -80,9 +80,29 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// Memory of a [`VctSolver`] whatever its progress, in bytes: the VCF sub-solver's table
-/// of failed positions (2^20 entries of 8 bytes) and small per-point buffers.
-pub const VCT_FIXED_BYTES: usize = (8 << 20) + (64 << 10);
+/// log2 of the entries of the VCF sub-solver's table in [`VctSolver::new`].
+pub const VCT_VCF_TABLE_BITS: u32 = 20;
+
+/// Memory of a [`VctSolver::new`] whatever its progress, in bytes: the VCF sub-solver's
+/// table of failed positions (2^20 entries of 8 bytes) and small per-point buffers.
+pub const VCT_FIXED_BYTES: usize = vct_fixed_bytes(VCT_VCF_TABLE_BITS);
+
+/// Memory of a [`VctSolver::with_vcf_table_bits`] whatever its progress, in bytes.
+pub const fn vct_fixed_bytes(bits: u32) -> usize {
+    (8 << bits) + (64 << 10)
+}
+
+/// The solver that fits `bytes` bytes in all: the largest VCF sub-solver table (up to
+/// [`VCT_VCF_TABLE_BITS`]) taking at most half, the rest capping its growing tables.
+pub fn vct_solver_for(bytes: usize) -> VctSolver {
+    let mut bits = VCT_VCF_TABLE_BITS;
+    while bits > 10 && vct_fixed_bytes(bits) > bytes / 2 {
+        bits -= 1;
+    }
+    let mut s = VctSolver::with_vcf_table_bits(bits);
+    s.set_memory_limit(bytes.saturating_sub(vct_fixed_bytes(bits)));
+    s
+}
 
 /// Proof and disproof numbers saturate here (a proved or disproved node).
 const INF: u32 = 1 << 28;
@@ -219,8 +239,14 @@ fn is_winning_threat(board: &Board, c: Color, p: Pos) -> bool {
 impl VctSolver {
     /// A solver with an empty table.
     pub fn new() -> VctSolver {
+        VctSolver::with_vcf_table_bits(VCT_VCF_TABLE_BITS)
+    }
+
+    /// A solver whose VCF sub-solver keeps 2^`bits` failed positions (8 bytes each; `bits`
+    /// clamped to 10..=24): smaller for tight memory ([`vct_fixed_bytes`]).
+    pub fn with_vcf_table_bits(bits: u32) -> VctSolver {
         VctSolver {
-            vcf: VcfSolver::with_table_bits(20),
+            vcf: VcfSolver::with_table_bits(bits.clamp(10, 24)),
             tt: Map::default(),
             arena: Vec::new(),
             wins: Map::default(),
