@@ -143,6 +143,13 @@ impl Engine {
         BASE_MEMORY_BYTES.saturating_add(THREAD_MEMORY_BYTES.saturating_mul(threads.max(1)))
     }
 
+    /// Makes the transposition table resident now, outside any clock, so that searches do
+    /// not pay page faults (tables under 1 GiB; see `TranspositionTable::prefault`). The
+    /// protocol calls it once the memory settings are known.
+    pub fn prefault(&mut self) {
+        self.searcher.prefault();
+    }
+
     /// Clears the transposition table and histories (new game).
     pub fn clear(&mut self) {
         self.searcher.clear();

@@ -1,6 +1,7 @@
-//! The transposition table's memory: a fresh table is not resident until written; clearing
-//! and resizing between games frees what it replaces (repeated `Engine::set_hash_bytes`
-//! cycles keep the resident set bounded).
+//! The transposition table's memory: a fresh table is not resident until written or
+//! prefaulted (`Engine::prefault`, once the protocol knows the memory limit, so that the
+//! search pays no page faults); resizing between games frees what it replaces (repeated
+//! `Engine::set_hash_bytes` cycles keep the resident set bounded).
 //!
 //! The resident set is read from `/proc/self/status` (`VmRSS`), so the test runs on Linux
 //! only. It is the only test in this file, so no other test allocates in the same process
@@ -61,14 +62,25 @@ fn tables_are_lazily_resident_and_freed_on_resize() {
         hash_bytes: 256 * MIB,
     });
     assert_eq!(e.tt_bytes(), 256 * MIB);
-    // A fresh table comes from the allocator's zeroed path and clearing an unwritten table
-    // touches nothing: 256 MiB allocated, almost none of it resident.
-    e.clear();
+    // A fresh table comes from the allocator's zeroed path: 256 MiB allocated, almost none
+    // of it resident; clearing it (a new game) makes all of it resident.
     let fresh = rss();
     assert!(
         fresh < before + 16 * MIB,
         "a fresh 256 MiB table made {} MiB resident",
         (fresh - before) / MIB
+    );
+    e.clear();
+    assert!(
+        rss() < before + 16 * MIB,
+        "clearing a clean table touched it"
+    );
+    e.prefault();
+    let prefaulted = rss();
+    assert!(
+        prefaulted >= before + 256 * MIB - 16 * MIB,
+        "prefaulting made only {} MiB of 256 resident",
+        (prefaulted.saturating_sub(before)) / MIB
     );
 
     let mut after_big = Vec::new();

@@ -82,6 +82,8 @@ pub trait Brain: Send + 'static {
     fn set_hash_bytes(&mut self, bytes: usize);
     /// Clears the transposition table and histories.
     fn clear(&mut self);
+    /// Makes the transposition table resident (outside the clock); default: nothing.
+    fn prefault(&mut self) {}
 }
 
 impl Brain for Engine {
@@ -102,6 +104,9 @@ impl Brain for Engine {
     }
     fn clear(&mut self) {
         Engine::clear(self)
+    }
+    fn prefault(&mut self) {
+        Engine::prefault(self)
     }
 }
 
@@ -744,6 +749,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 if let Some(b) = self.brain.as_mut() {
                     b.clear();
                 }
+                self.prefault_known_table();
                 self.out.line("OK");
             }
             Err(e) => self.error(&e),
@@ -832,6 +838,10 @@ impl<B: Brain, W: Write> Session<B, W> {
     }
 
     fn apply_info(&mut self, info: Info) {
+        let memory = matches!(
+            info,
+            Info::MaxMemory(_) | Info::HashSize(_) | Info::ThreadNum(_)
+        );
         let s = &mut self.settings;
         let mut retime = false;
         match info {
@@ -883,6 +893,21 @@ impl<B: Brain, W: Write> Session<B, W> {
         }
         if retime {
             self.retime_job();
+        }
+        if memory && self.job.is_none() {
+            // Size the table now, between requests and outside the clock.
+            self.apply_engine_settings();
+            self.prefault_known_table();
+        }
+    }
+
+    /// Makes the table resident once its size comes from `max_memory` or `hash_size` (not
+    /// the 64 MiB default, which may be above a limit still to come).
+    fn prefault_known_table(&mut self) {
+        if self.settings.hash_bytes().is_some() {
+            if let Some(b) = self.brain.as_mut() {
+                b.prefault();
+            }
         }
     }
 

@@ -160,6 +160,14 @@ impl Searcher {
         self.tt.hashfull()
     }
 
+    /// Makes the whole table resident now (see [`TranspositionTable::prefault`]); a no-op
+    /// while a search holds it.
+    pub fn prefault(&mut self) {
+        if let Some(tt) = Arc::get_mut(&mut self.tt) {
+            tt.prefault();
+        }
+    }
+
     /// Empties the table (new game, `YXHASHCLEAR`).
     pub fn clear(&mut self) {
         match Arc::get_mut(&mut self.tt) {
