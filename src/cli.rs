@@ -185,6 +185,8 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
         options.threads = t.clamp(1, 256);
     }
     let mut engine = Engine::new(options);
+    // Resident before the clock starts: page faults would slow a multi-threaded search.
+    engine.prefault();
     let limits = Limits {
         budget: match (args.time_ms, args.depth) {
             (Some(t), _) => Budget::fixed(t),
