@@ -303,3 +303,36 @@ fn stop_ends_the_search_while_the_threat_helper_is_busy() {
         took
     );
 }
+
+/// Multi-PV and the defensive VCF check: V0034 of the data set with the side to move
+/// swapped (the defender moves; the attacker keeps its VCF). At depth 1 the iteration's best
+/// move leaves the opponent a VCF, so the check plays another move; that move then leads
+/// the reported lines, which keep their number.
+#[test]
+fn multipv_lines_follow_the_defensive_vcf_check() {
+    let case = threat_util::vcf_cases()
+        .into_iter()
+        .find(|c| c.id == "V0034")
+        .expect("V0034 in the data");
+    let mut b = case.board.clone();
+    b.set_side_to_move(b.side_to_move().opponent());
+    let limits = Limits {
+        max_depth: Some(1),
+        multipv: 3,
+        ..Limits::default()
+    };
+    let mut iteration_best = None;
+    let r = engine(1).think(&b, &limits, &AtomicBool::new(false), &mut |i| {
+        if i.pv_index == 0 {
+            iteration_best = i.pv.first().copied();
+        }
+    });
+    assert!(iteration_best.is_some());
+    assert_ne!(
+        iteration_best,
+        Some(r.best),
+        "the check did not change the move"
+    );
+    assert_eq!(r.lines.len(), 3);
+    assert_eq!(r.lines[0].pv.first(), Some(&r.best));
+}

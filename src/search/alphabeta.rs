@@ -472,6 +472,29 @@ impl<'a> Worker<'a> {
         }
         if self.id == 0 && result.score > -WIN_THRESHOLD && result.score < WIN_THRESHOLD {
             self.avoid_opponent_vcf(&mut result);
+            // Multi-PV: the move played leads the lines.
+            if !result.lines.is_empty() && result.lines[0].pv.first() != Some(&result.best) {
+                match result
+                    .lines
+                    .iter()
+                    .position(|l| l.pv.first() == Some(&result.best))
+                {
+                    Some(i) => {
+                        let line = result.lines.remove(i);
+                        result.lines.insert(0, line);
+                    }
+                    None => {
+                        result.lines.insert(
+                            0,
+                            PvLine {
+                                score: result.score,
+                                pv: result.pv.clone(),
+                            },
+                        );
+                        result.lines.truncate(num_pv);
+                    }
+                }
+            }
         }
         result
     }
