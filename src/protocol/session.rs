@@ -652,21 +652,9 @@ impl<B: Brain, W: Write> Session<B, W> {
                 let threads = self.threads();
                 // What `max_memory` leaves beside the table and the engine's other memory
                 // (no search runs meanwhile, so the root VCT's share is free).
-                let memory_bytes = match self.settings.max_memory {
-                    Some(m) if m > 0 => {
-                        let table = self
-                            .settings
-                            .hash_bytes()
-                            .map_or(crate::engine::DEFAULT_HASH_BYTES as u64, |b| b as u64);
-                        let other = (Engine::memory_overhead(threads)
-                            - crate::engine::ROOT_VCT_BYTES)
-                            as u64;
-                        (m as u64)
-                            .saturating_sub(table + other)
-                            .min(usize::MAX as u64) as usize
-                    }
-                    _ => usize::MAX,
-                };
+                let memory_bytes = self
+                    .memory_for_solvers(100)
+                    .map_or(usize::MAX, |b| b.min(usize::MAX as u64) as usize);
                 let limits = crate::search::threat::SolveLimits {
                     time_ms,
                     threads,
@@ -1003,6 +991,14 @@ impl<B: Brain, W: Write> Session<B, W> {
     /// memory, at most [`crate::engine::ROOT_VCT_BYTES`] (what the engine plans for it);
     /// `None` without a limit. Less only when `max_memory` is small (under about 64 MiB).
     fn threat_memory(&self) -> Option<usize> {
+        let free = self.memory_for_solvers(MEMORY_BUDGET_PERCENT)?;
+        Some(free.min(crate::engine::ROOT_VCT_BYTES as u64) as usize)
+    }
+
+    /// Bytes that `percent` % of `max_memory` leaves beside the table and the engine's other
+    /// memory apart from the root VCT's share ([`crate::engine::ROOT_VCT_BYTES`]), for the
+    /// threat solvers; `None` without a limit (`max_memory` not received or 0).
+    fn memory_for_solvers(&self, percent: u64) -> Option<u64> {
         let m = self.settings.max_memory.filter(|&m| m > 0)? as u64;
         let table = self
             .settings
@@ -1010,8 +1006,7 @@ impl<B: Brain, W: Write> Session<B, W> {
             .map_or(crate::engine::DEFAULT_HASH_BYTES as u64, |b| b as u64);
         let other =
             (Engine::memory_overhead(self.threads()) - crate::engine::ROOT_VCT_BYTES) as u64;
-        let free = (m / 100 * MEMORY_BUDGET_PERCENT).saturating_sub(table + other);
-        Some(free.min(crate::engine::ROOT_VCT_BYTES as u64) as usize)
+        Some((m / 100 * percent).saturating_sub(table + other))
     }
 
     /// Starts the search for our move (or answers at once when there is no time);

@@ -118,6 +118,27 @@ pub fn is_legal(board: &Board, c: Color, p: Pos) -> bool {
 pub fn new_five_points(board: &Board, c: Color, p: Pos, pre_code: u16) -> (u32, Pos) {
     let mut n = 0;
     let mut first = Pos::NONE;
+    for_each_new_five(board, c, p, pre_code, |q| {
+        if n == 0 {
+            first = q;
+        }
+        n += 1;
+        n < 2
+    });
+    (n, first)
+}
+
+/// Calls `f` on each five point of `c` on the lines where `p` held a four before `c`'s
+/// stone went there (`pre_code`: `c`'s code at `p` before the move), until `f` returns
+/// false. A point on two such lines is reported once per line.
+#[inline]
+fn for_each_new_five(
+    board: &Board,
+    c: Color,
+    p: Pos,
+    pre_code: u16,
+    mut f: impl FnMut(Pos) -> bool,
+) {
     for (d, &delta) in DELTA.iter().enumerate() {
         let nib = (pre_code >> (4 * d)) & 0xF;
         if !(Pattern::Four as u16..=Pattern::DoubleFour as u16).contains(&nib) {
@@ -126,18 +147,14 @@ pub fn new_five_points(board: &Board, c: Color, p: Pos, pre_code: u16) -> (u32, 
         let shift = 4 * d as u32;
         for k in [-4i32, -3, -2, -1, 1, 2, 3, 4] {
             let q = Pos((p.index() as i32 + k * delta) as u16);
-            if board.is_empty(q) && (board.code(c, q) >> shift) & 0xF == Pattern::Five as u16 {
-                if n == 0 {
-                    first = q;
-                }
-                n += 1;
-                if n >= 2 {
-                    return (n, first);
-                }
+            if board.is_empty(q)
+                && (board.code(c, q) >> shift) & 0xF == Pattern::Five as u16
+                && !f(q)
+            {
+                return;
             }
         }
     }
-    (n, first)
 }
 
 /// Every five point of `c` on the board (full scan), at most `cap` of them.
@@ -158,19 +175,10 @@ pub fn five_points(board: &Board, c: Color, cap: usize) -> Vec<Pos> {
 /// (`pre_code`: `c`'s code at `p` before the move), into `out` (cleared first).
 pub fn new_five_list(board: &Board, c: Color, p: Pos, pre_code: u16, out: &mut Vec<Pos>) {
     out.clear();
-    for (d, &delta) in DELTA.iter().enumerate() {
-        let nib = (pre_code >> (4 * d)) & 0xF;
-        if !(Pattern::Four as u16..=Pattern::DoubleFour as u16).contains(&nib) {
-            continue;
-        }
-        let shift = 4 * d as u32;
-        for k in [-4i32, -3, -2, -1, 1, 2, 3, 4] {
-            let q = Pos((p.index() as i32 + k * delta) as u16);
-            if board.is_empty(q) && (board.code(c, q) >> shift) & 0xF == Pattern::Five as u16 {
-                out.push(q);
-            }
-        }
-    }
+    for_each_new_five(board, c, p, pre_code, |q| {
+        out.push(q);
+        true
+    });
 }
 
 /// Whether a stone on one point can stop a five elsewhere: only in caro, where a five with
