@@ -12,6 +12,8 @@ use crate::time::Budget;
 use clap::Args;
 use std::sync::atomic::AtomicBool;
 
+pub mod fourcolour;
+
 /// Exit status for bad input.
 pub const EXIT_BAD_INPUT: i32 = 2;
 
@@ -152,10 +154,16 @@ pub struct AnalyzeArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Four-colour options (`--variant fourcolour`).
+    #[command(flatten)]
+    pub four: fourcolour::FourArgs,
 }
 
 /// Runs `analyze`; returns the exit status.
 pub fn analyze(args: &AnalyzeArgs) -> i32 {
+    if let Some(code) = fourcolour::analyze_if_four(args) {
+        return code;
+    }
     let board = match args.pos.board() {
         Ok(b) => b,
         Err(e) => return bad_input(&e),

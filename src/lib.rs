@@ -8,6 +8,8 @@
 //! - [`engine`]: the facade that protocol, CLI and match code use;
 //! - [`protocol`]: the Piskvork/Gomocup protocol on stdin/stdout;
 //! - [`arena`]: engine-against-engine matches with a referee;
+//! - [`fourcolour`]: the four-colour variant for two to four players (its own board, rules
+//!   and search);
 //! - [`cli`]: the one-shot command-line tools (`forbidden`, `analyze`, `solve`, `bench`).
 #![warn(missing_docs)]
 
@@ -18,6 +20,7 @@ pub mod cli;
 pub mod core;
 pub mod engine;
 pub mod eval;
+pub mod fourcolour;
 pub mod protocol;
 pub mod search;
 pub mod time;

@@ -6,7 +6,8 @@
 //! - [`referee`]: one game between seated players, judged with the project's rules;
 //! - [`openings`]: the opening files of `openings/` and plain move lists;
 //! - [`record`]: `.psq` and SGF game records;
-//! - [`stats`]: Elo, its 95 % interval, LOS and the SPRT.
+//! - [`stats`]: Elo, its 95 % interval, LOS and the SPRT;
+//! - [`fourcolour`]: four-colour matches for two to four seats (`--variant fourcolour`).
 //!
 //! This module schedules the games and reports. With `E` engines every pair plays `--games`
 //! games (a round robin; the usual match is `E = 2`). Game `k` of a pair uses opening
@@ -20,6 +21,7 @@
 //! game starts after the decision (games already running in other workers finish and count).
 //! Games are numbered in schedule order whatever order they finish in.
 
+pub mod fourcolour;
 pub mod openings;
 pub mod player;
 pub mod record;
@@ -109,6 +111,13 @@ pub struct MatchArgs {
     /// reusing it with START.
     #[arg(long)]
     pub restart_each_game: bool,
+    /// Game variant: standard (two colours), or fourcolour (four-colour gomoku with one
+    /// process per seat, engines rotating through the seats; docs/fourcolour.md).
+    #[arg(long, default_value = "standard")]
+    pub variant: String,
+    /// Four-colour ownership mode: 2p, 1v2, 1v3, 2v2 or ffa.
+    #[arg(long, default_value = "2p")]
+    pub mode: String,
 }
 
 fn parse_rule(s: &str) -> Result<Rule, String> {
@@ -434,6 +443,9 @@ struct Shared {
 /// (or the SPRT stopped it), 2 for bad options, an engine that cannot be started, an unusable
 /// openings file or an unwritable output directory.
 pub fn run(args: MatchArgs) -> i32 {
+    if let Some(code) = fourcolour::run_if_four(&args) {
+        return code;
+    }
     let result = MatchConfig::from_args(&args).and_then(run_match);
     match result {
         Ok(_) => 0,

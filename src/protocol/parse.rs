@@ -146,6 +146,12 @@ pub enum Info {
     TimeIncrement(i64),
     /// `pondering` 0/1.
     Pondering(i64),
+    /// `variant`, this engine's extension: `fourcolour` (or `fourcolor`) for four-colour
+    /// gomoku, `standard` for two colours (`docs/fourcolour.md` §4); the value as given.
+    Variant(String),
+    /// `mode`, the four-colour ownership mode (`2p`, `1v2`, `1v3`, `2v2`, `ffa`); the value
+    /// as given.
+    Mode(String),
     /// A known numeric key whose value does not parse (key lower case, value as given).
     Invalid {
         /// Lower-case key.
@@ -349,8 +355,11 @@ fn parse_info(rest: &str) -> Info {
         "pondering" => Some(Info::Pondering),
         _ => None,
     };
-    if key == "folder" {
-        return Info::Folder(value.to_string());
+    match key.as_str() {
+        "folder" => return Info::Folder(value.to_string()),
+        "variant" => return Info::Variant(value.to_string()),
+        "mode" => return Info::Mode(value.to_string()),
+        _ => {}
     }
     match numeric {
         Some(make) => match value.parse::<i64>() {
@@ -631,6 +640,11 @@ mod tests {
                 value: "x".into()
             }
         );
+        assert_eq!(
+            i("INFO variant FourColour"),
+            Info::Variant("FourColour".into())
+        );
+        assert_eq!(i("info MODE 2v2"), Info::Mode("2v2".into()));
         assert_eq!(
             i("INFO evaluate 3,4"),
             Info::Other {

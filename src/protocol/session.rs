@@ -38,6 +38,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+mod fourcolour;
+
 /// Memory assumed when `INFO max_memory` is 0 ("no limit"), in bytes (350 MiB, as Gomocup
 /// and Rapfi use).
 pub const DEFAULT_MAX_MEMORY: u64 = 367_001_600;
@@ -241,6 +243,8 @@ enum JobKind {
     Swap2,
     /// `SOLVE`: a VCF, or a VCT, of the side to move (answers a `SOLVE` line, plays nothing).
     Solve { vct: bool },
+    /// A four-colour move (`fourcolour.rs`).
+    FourMove,
 }
 
 /// What a job returns.
@@ -248,6 +252,7 @@ enum JobOutput {
     Move(SearchResult),
     Swap2(Option<Swap2Answer>),
     Solve(crate::search::threat::SolveReport),
+    FourMove(crate::fourcolour::SearchResult),
 }
 
 /// A running search job.
@@ -289,6 +294,8 @@ pub struct Session<B: Brain, W: Write> {
     exited: bool,
     /// Deepest ply reported by the running (or last) job's iterations.
     seldepth: i32,
+    /// The four-colour variant's settings and game (`fourcolour.rs`).
+    four: fourcolour::FourState,
 }
 
 impl<B: Brain, W: Write> Session<B, W> {
@@ -310,6 +317,7 @@ impl<B: Brain, W: Write> Session<B, W> {
             next_id: 1,
             exited: false,
             seldepth: 0,
+            four: fourcolour::FourState::default(),
         }
     }
 
@@ -502,6 +510,10 @@ impl<B: Brain, W: Write> Session<B, W> {
                     j.stop.store(true, Ordering::SeqCst);
                 }
             }
+            // A variant or mode change waits for the running search's answer.
+            Command::Info(info @ (Info::Variant(_) | Info::Mode(_))) if self.job.is_some() => self
+                .deferred
+                .push_back(Deferred::Command(Command::Info(info), at)),
             Command::Info(info) => self.apply_info(info),
             Command::About => self.out.line(&format::about()),
             Command::YxShowInfo => {
@@ -558,7 +570,12 @@ impl<B: Brain, W: Write> Session<B, W> {
     /// Executes a command while no job runs.
     fn execute(&mut self, cmd: Command, at: Instant) {
         debug_assert!(self.job.is_none());
+        // The four-colour variant takes the game commands (`fourcolour.rs`).
+        let Some(cmd) = self.four_execute(cmd, at) else {
+            return;
+        };
         match cmd {
+            Command::Info(info) => self.apply_info(info),
             Command::Start(n) => self.start(n, n),
             Command::RectStart(w, h) => self.start(w, h),
             Command::YxHashClear => {
@@ -864,6 +881,8 @@ impl<B: Brain, W: Write> Session<B, W> {
             Info::GameType(v) => s.game_type = Some(v),
             Info::Pondering(v) => s.pondering = v,
             Info::Folder(f) => s.folder = Some(f),
+            Info::Variant(v) => self.four_variant(&v),
+            Info::Mode(m) => self.four_mode(&m),
             Info::Rule(v) => {
                 let rule = match Rule::from_gomocup(v) {
                     Some(r) => r,
@@ -876,6 +895,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 if let Some(g) = self.game.as_mut() {
                     g.board.set_rule(rule);
                 }
+                self.four_rule(rule);
             }
             _ => {}
         }
@@ -892,7 +912,8 @@ impl<B: Brain, W: Write> Session<B, W> {
     /// Makes the table resident once its size comes from `max_memory` or `hash_size` (not
     /// the 64 MiB default, which may be above a limit still to come).
     fn prefault_known_table(&mut self) {
-        if self.settings.hash_bytes().is_some() {
+        // Four-colour searches have their own small table (`fourcolour.rs`).
+        if self.settings.hash_bytes().is_some() && !self.four_colour() {
             if let Some(b) = self.brain.as_mut() {
                 b.prefault();
             }
@@ -1190,7 +1211,9 @@ impl<B: Brain, W: Write> Session<B, W> {
                 // from now on (the session stays usable, only weaker).
                 self.message("could not start the search thread; playing quick moves");
                 let board = self.game.as_ref().map(|g| g.board.clone());
-                if let Some(board) = board {
+                if matches!(kind, JobKind::FourMove) {
+                    self.four_finish_move(None);
+                } else if let Some(board) = board {
                     self.answer_quickly(kind, &board);
                 }
             }
@@ -1219,6 +1242,13 @@ impl<B: Brain, W: Write> Session<B, W> {
             (JobKind::Move { nbest }, Some(JobOutput::Move(r))) => self.finish_move(r, nbest),
             (JobKind::Swap2, Some(JobOutput::Swap2(a))) => self.finish_swap2(a),
             (JobKind::Solve { vct }, Some(JobOutput::Solve(r))) => self.finish_solve(vct, &r),
+            (JobKind::FourMove, out) => {
+                let r = match out {
+                    Some(JobOutput::FourMove(r)) => Some(r),
+                    _ => None,
+                };
+                self.four_finish_move(r);
+            }
             (kind, _) => {
                 // The search failed: answer with the quick move rather than nothing.
                 self.message("search failed; playing the quick move");
@@ -1317,6 +1347,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 };
                 self.finish_solve(vct, &r);
             }
+            JobKind::FourMove => self.four_finish_move(None),
         }
     }
 
