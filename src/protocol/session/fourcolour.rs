@@ -12,7 +12,8 @@
 //!   answers for the colour to move; `YXBOARD` does the same without an answer;
 //! - `BEGIN` on an empty board: black's first move;
 //! - `TURN x,y`: accepted when exactly one stone was placed since the engine's last move
-//!   (its colour follows from the order), then the engine moves;
+//!   (its colour follows from the order), then the engine moves: that is, when the engine
+//!   moved last, or after `START` or `TAKEBACK`, but not after `YXBOARD`;
 //! - `PLAY x,y` plays the colour to move as the engine's move; `TAKEBACK x,y` takes back the
 //!   last stone;
 //! - `YXSHOWFORBID` answers `FORBID .` (no forbidden points); `SWAP2BOARD`, `YXNBEST` and
@@ -59,9 +60,11 @@ impl Default for FourState {
 #[derive(Debug)]
 struct FourGame {
     board: FourBoard,
-    /// Stones on the board after the engine's last answer (or after the position was set
-    /// without one); `TURN` is accepted only when no stone has been added since.
-    answered: usize,
+    /// Stones on the board after the engine's last move (0 after `START`, the board's count
+    /// after `TAKEBACK`); `None` after `YXBOARD`, which sets a position without our move.
+    /// `TURN` is accepted only when it equals the stone count: its stone is then exactly one
+    /// stone since our last move.
+    answered: Option<usize>,
 }
 
 /// Whether `INFO rule` asks for exact fives.
@@ -151,7 +154,10 @@ impl<B: Brain, W: Write> Session<B, W> {
     fn four_new_game(&mut self, w: usize, h: usize) -> Result<(), String> {
         let board = FourBoard::new(w, h, self.four.mode, exact_five(self.settings.rule))
             .map_err(|e| e.to_string())?;
-        self.four.game = Some(FourGame { board, answered: 0 });
+        self.four.game = Some(FourGame {
+            board,
+            answered: Some(0),
+        });
         Ok(())
     }
 
@@ -201,7 +207,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 };
                 let g = self.four.game.as_mut().expect("game");
                 g.board.make(p);
-                g.answered = g.board.stone_count();
+                g.answered = Some(g.board.stone_count());
                 self.out.line(&format::move_line(p));
             }
             Command::Takeback(c) => {
@@ -211,7 +217,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                     return self.error_none(&format!("{},{} is not the last stone", c.x, c.y));
                 }
                 g.board.undo();
-                g.answered = g.board.stone_count();
+                g.answered = Some(g.board.stone_count());
                 self.out.line("OK");
             }
             Command::Body(kind @ (BodyKind::Board | BodyKind::YxBoard), body) => {
@@ -279,13 +285,10 @@ impl<B: Brain, W: Write> Session<B, W> {
             Err(e) => return self.error(&e),
         };
         let g = self.four.game.as_mut().expect("game");
-        let since = g.board.stone_count() - g.answered.min(g.board.stone_count());
-        if since > 0 {
-            let text = format!(
-                "TURN needs exactly one stone since our last move, but {} were placed: send BOARD",
-                since + 1
+        if g.answered != Some(g.board.stone_count()) {
+            return self.error(
+                "TURN needs exactly one stone since our last move; send the position with BOARD",
             );
-            return self.error(&text);
         }
         if let Some(w) = over(&g.board) {
             return self.error(&w);
@@ -325,8 +328,10 @@ impl<B: Brain, W: Write> Session<B, W> {
             .collect();
         match FourBoard::from_stones(w, h, mode, exact, &stones) {
             Ok(board) => {
-                let answered = board.stone_count();
-                self.four.game = Some(FourGame { board, answered });
+                self.four.game = Some(FourGame {
+                    board,
+                    answered: None,
+                });
                 true
             }
             Err(e) => {
@@ -395,7 +400,7 @@ impl<B: Brain, W: Write> Session<B, W> {
             return self.error("board is full");
         }
         g.board.make(p);
-        g.answered = g.board.stone_count();
+        g.answered = Some(g.board.stone_count());
         if let Some(r) = searched.filter(|r| r.depth > 0) {
             let score = match r.win_in() {
                 Some(n) if n > 0 => format!("+M{}", n),
