@@ -353,3 +353,79 @@ fn never_hands_a_win_to_another_owner_in_every_mode() {
         }
     }
 }
+
+/// A middle-game position: 24 stones in play order near the centre, no win.
+fn middle_game() -> Vec<String> {
+    let mut seq = Vec::new();
+    let mut b = tianyuan::fourcolour::FourBoard::new(15, 15, Mode::FreeForAll, false).unwrap();
+    let mut k = 17usize;
+    while seq.len() < 24 {
+        k = (k * 37 + 11) % 81;
+        let q = p(3 + k % 9, 3 + k / 9);
+        if b.is_empty(q) && b.winner_if(q).is_none() {
+            seq.push((q, b.to_move().number()));
+            b.make(q);
+        }
+    }
+    body(&seq)
+}
+
+#[test]
+fn time_limits_are_kept() {
+    for mode in [Mode::TwoPlayers, Mode::FreeForAll] {
+        let mut d = four(mode);
+        // No depth limit: only the clock stops the search.
+        assert!(d
+            .send(&["INFO max_depth 0", "INFO timeout_turn 300"])
+            .is_empty());
+        let t0 = std::time::Instant::now();
+        let out = send_body(&mut d, "BOARD", &middle_game());
+        let dt = t0.elapsed();
+        one_move(&out);
+        assert!(
+            out.len() == 2,
+            "a MESSAGE with the search, then the move: {out:?}"
+        );
+        assert!(
+            dt < std::time::Duration::from_millis(1300),
+            "{mode}: {dt:?}"
+        );
+        // No time left: an answer at once, without a search (no MESSAGE line).
+        assert!(d
+            .send(&["INFO timeout_match 100000", "INFO time_left -5"])
+            .is_empty());
+        let out = send_body(&mut d, "BOARD", &middle_game());
+        assert_eq!(out.len(), 1, "{out:?}");
+        one_move(&out);
+    }
+}
+
+#[test]
+fn yxstop_ends_the_search_with_a_move() {
+    let mut d = four(Mode::TwoVsTwo);
+    assert!(d.send(&["INFO max_depth 0"]).is_empty());
+    let mut lines = vec!["BOARD".to_string()];
+    lines.extend(middle_game());
+    lines.push("DONE".into());
+    let r: Vec<&str> = lines.iter().map(|s| s.as_str()).collect();
+    assert!(d.push(&r).is_empty());
+    assert!(d.s.is_searching());
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let t0 = std::time::Instant::now();
+    d.push(&["YXSTOP"]);
+    let out = d.wait();
+    one_move(&out);
+    assert!(t0.elapsed() < std::time::Duration::from_millis(500));
+    // A variant change during a search waits for the answer.
+    assert!(d.push(&r).is_empty());
+    assert!(d.push(&["INFO variant standard"]).is_empty());
+    assert!(d.s.four_colour());
+    d.push(&["YXSTOP"]);
+    let out = d.wait();
+    one_move(&out[..out.len() - 1]);
+    assert!(
+        out.last().unwrap().starts_with("MESSAGE variant standard"),
+        "{out:?}"
+    );
+    assert!(!d.s.four_colour());
+}

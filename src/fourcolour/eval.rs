@@ -74,8 +74,8 @@ pub fn tables(mode: Mode) -> &'static Values {
 }
 
 /// The evaluation of a position for team `team` of `mode` from per-player shape sums: the
-/// team's sum minus the strongest other team's (so in free-for-all a player is measured
-/// against its most dangerous rival), in evaluation units.
+/// team's sum minus the strongest other team's, in evaluation units. (The two-side search
+/// uses it; the free-for-all search values each player's own sum, see `search.rs`.)
 pub fn team_score(mode: Mode, sums: &[i32; 4], team: usize) -> i32 {
     let mut per_team = [0i32; 4];
     for (p, s) in sums.iter().enumerate().take(mode.players()) {
