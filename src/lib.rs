@@ -21,4 +21,5 @@ pub mod eval;
 pub mod protocol;
 pub mod search;
 pub mod time;
+pub mod train;
 pub mod tt;

@@ -11,6 +11,9 @@ use tianyuan::cli;
     about = "Tianyuan gomoku/renju engine"
 )]
 struct Cli {
+    /// Evaluation weights file to use instead of the built-in weights (see docs/training.md).
+    #[arg(long, global = true)]
+    weights: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -29,6 +32,10 @@ enum Command {
     Solve(tianyuan::search::threat::SolveArgs),
     /// Play a match between engines that speak the Piskvork protocol.
     Match(tianyuan::arena::MatchArgs),
+    /// Play the engine against itself and write the games for training.
+    Selfplay(tianyuan::train::selfplay::SelfplayArgs),
+    /// Fit the evaluation and move-ordering weights to self-play games.
+    Tune(tianyuan::train::tune::TuneArgs),
     /// Run the protocol engine (the default when no subcommand is given).
     Protocol,
 }
@@ -53,6 +60,14 @@ fn main() {
             std::process::exit(cli::bad_input(&format!("{} (see --help)", first)));
         }
     };
+    if let Some(path) = &cli.weights {
+        match tianyuan::eval::weights::Weights::load(path) {
+            Ok(w) => {
+                let _ = tianyuan::eval::weights::install(w);
+            }
+            Err(e) => std::process::exit(cli::bad_input(&e.to_string())),
+        }
+    }
     let code = match cli.command {
         None | Some(Command::Protocol) => tianyuan::protocol::run_stdio(),
         Some(Command::Forbidden(a)) => cli::forbidden(&a),
@@ -61,6 +76,8 @@ fn main() {
         Some(Command::Demo(a)) => cli::demo(&a),
         Some(Command::Solve(a)) => tianyuan::search::threat::solve_cli(&a),
         Some(Command::Match(a)) => tianyuan::arena::run(a),
+        Some(Command::Selfplay(a)) => tianyuan::train::selfplay::run(&a),
+        Some(Command::Tune(a)) => tianyuan::train::tune::run(&a),
     };
     std::process::exit(code);
 }
