@@ -9,7 +9,8 @@ use once_cell::sync::Lazy;
 /// The tunable search parameters (see the module docs).
 #[derive(Clone, Debug)]
 pub struct Params {
-    /// Move-count pruning on (1) or off (0).
+    /// Move-count pruning: 1 the log-depth form at every depth, 0 the fixed count at depth
+    /// 3 and below, other values none.
     pub mcp: i32,
     /// Move-count pruning: base count (quiet moves searched at depth 0).
     pub mcp_base: f64,
@@ -28,12 +29,12 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            mcp: 1,
+            mcp: 0,
             mcp_base: 4.0,
             mcp_exp: 1.3,
             lmr_factor: 0.55,
             lmr_quiet: 0.5,
-            lmr_new: 1,
+            lmr_new: 0,
             static_mates: 1,
         }
     }
