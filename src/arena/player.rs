@@ -243,16 +243,20 @@ impl Player {
     ///
     /// Errors: [`PlayerError::Spawn`] if the program cannot be started.
     pub fn spawn(spec: Arc<EngineSpec>) -> Result<Player, PlayerError> {
-        let mut child = Command::new(&spec.program)
+        let mut command = Command::new(&spec.program);
+        command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|source| PlayerError::Spawn {
-                cmd: spec.command.clone(),
-                source,
-            })?;
+            .stderr(Stdio::piped());
+        // Its own process group: Ctrl-C in the terminal interrupts the match runner, which
+        // ends the games itself, instead of killing the engines in the middle of their games.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|source| PlayerError::Spawn {
+            cmd: spec.command.clone(),
+            source,
+        })?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr_pipe = child.stderr.take().expect("piped stderr");
@@ -361,14 +365,23 @@ impl Player {
         if self.closed {
             return Err(Reply::Closed);
         }
-        let ev = match deadline {
-            None => self
-                .events
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
-            Some(d) => self
-                .events
-                .recv_timeout(d.saturating_duration_since(Instant::now())),
+        // Waits in slices so that an interrupted match (Ctrl-C) ends the game at once.
+        const SLICE: Duration = Duration::from_millis(50);
+        let ev = loop {
+            if super::interrupted() {
+                self.record(Instant::now(), '#', "match interrupted");
+                return Err(Reply::Closed);
+            }
+            let wait = match deadline {
+                None => SLICE,
+                Some(d) => d.saturating_duration_since(Instant::now()).min(SLICE),
+            };
+            match self.events.recv_timeout(wait) {
+                Err(RecvTimeoutError::Timeout) if deadline.is_none_or(|d| Instant::now() < d) => {
+                    continue
+                }
+                other => break other,
+            }
         };
         match ev {
             Ok(Event::Line(t, s)) => {
