@@ -1,15 +1,16 @@
 //! Vocabulary shared by every layer: points, colours, rules, notation.
 //!
-//! Coordinates follow `docs/rules.md` section 1: protocol `x,y` is 0-based with `x` the
-//! column; human notation is a column letter (`a` = column 0) followed by the row number
-//! `y + 1`, so `h8` is `7,7`. Boards are from [`MIN_SIZE`] to [`MAX_SIZE`] on each side.
+//! Coordinates follow docs/rules.md §1: protocol `x,y` is 0-based with `x` the column from
+//! the left and `y` the row from the top; human notation is a column letter (`a` = column 0)
+//! followed by the row number `y + 1`, so `a1` is the top-left corner and `h8` is `7,7`.
+//! Boards are from [`MIN_SIZE`] to [`MAX_SIZE`] on each side.
 
 use std::fmt;
 use thiserror::Error;
 
-/// Smallest supported board side, in points (protocol.md §2.1).
+/// Smallest supported board side, in points (docs/protocol.md §2.1).
 pub const MIN_SIZE: usize = 5;
-/// Largest supported board side, in points (protocol.md §2.1: Rapfi, cli and Yixin-Board stop
+/// Largest supported board side, in points (docs/protocol.md §2.1: Rapfi, cli and Yixin-Board stop
 /// at 22 too). The line encoding packs 22 points plus 5 wall points on each side into 64 bits.
 pub const MAX_SIZE: usize = 22;
 /// Row stride of the [`Pos`] index: `index = (y + PAD) * STRIDE + (x + PAD)`.
@@ -61,7 +62,7 @@ impl Color {
     }
 }
 
-/// The rule set of a game (rules.md section 3, protocol.md §2.4 and §5.3).
+/// The rule set of a game (docs/rules.md §3, docs/protocol.md §2.4 and §5.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rule {
     /// Five or more in a row wins, both colours (Gomocup rule 0).
@@ -93,7 +94,7 @@ impl Rule {
         self as usize
     }
 
-    /// Decodes a Piskvork/Gomocup `INFO rule` value as protocol.md §2.4 requires: exactly 2
+    /// Decodes a Piskvork/Gomocup `INFO rule` value as docs/protocol.md §2.4 requires: exactly 2
     /// is renju (Yixin); otherwise bit 4 renju, bit 8 caro (with bit 1: exact caro), bit 1
     /// exact five; bit 2 (continuous game) is ignored. Returns `None` for values it cannot
     /// decode (negative); callers fall back to freestyle and say so.

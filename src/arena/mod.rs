@@ -402,6 +402,8 @@ struct Finished {
     record: GameRecord,
     /// The SPRT line, when this game made the SPRT decide.
     sprt_decided: Option<String>,
+    /// Whether the tally counted it (not after an interruption).
+    counted: bool,
 }
 
 /// Results so far. The workers add each game before they take the next one, so that an
@@ -432,13 +434,22 @@ impl Tally {
         }
     }
 
-    /// Credits a game to the engines; returns the SPRT line if this game made it decide.
-    /// After an interruption nothing is credited any more: the games then in progress were
-    /// cut short.
-    fn add(&mut self, job: &Job, rec: &GameRecord, sprt: Option<&SprtParams>) -> Option<String> {
+    /// Credits a game to the engines; returns `None` when it was not counted (after an
+    /// interruption nothing is credited any more: the games then in progress were cut short),
+    /// else `Some` of the SPRT line if this game made the SPRT decide.
+    fn add(
+        &mut self,
+        job: &Job,
+        rec: &GameRecord,
+        sprt: Option<&SprtParams>,
+    ) -> Option<Option<String>> {
         if interrupted() {
             return None;
         }
+        Some(self.credit(job, rec, sprt))
+    }
+
+    fn credit(&mut self, job: &Job, rec: &GameRecord, sprt: Option<&SprtParams>) -> Option<String> {
         self.played += 1;
         let seats = job.seats();
         let pr = self
@@ -603,15 +614,16 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
     let mut write_error = None;
     let mut was_interrupted = false;
     loop {
+        // After Ctrl-C the workers end their games at once (their engines' replies are no
+        // longer awaited), report them uncounted and find the queue closed.
+        if !was_interrupted && interrupted() {
+            was_interrupted = true;
+            shared.stop.store(true, Ordering::SeqCst);
+        }
         let fin = match rx.recv_timeout(Duration::from_millis(50)) {
-            Ok(fin) if !interrupted() => fin,
+            Ok(fin) if fin.counted => fin,
+            Ok(_) | Err(mpsc::RecvTimeoutError::Timeout) => continue,
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            _ if interrupted() => {
-                was_interrupted = true;
-                shared.stop.store(true, Ordering::SeqCst);
-                break;
-            }
-            _ => continue,
         };
         let job = fin.job;
         let rec = &fin.record;
@@ -648,9 +660,6 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
         }
         games[job.index] = Some((fin.job, fin.record));
     }
-    // After Ctrl-C the workers end their games at once (their engines' replies are no
-    // longer awaited) and find the queue closed.
-    drop(rx);
     for h in handles {
         let _ = h.join();
     }
@@ -811,18 +820,21 @@ fn worker(sh: &Shared, tx: mpsc::Sender<Finished>) {
                 }
             }
         }
-        let sprt_decided = sh.tally.lock().unwrap_or_else(|e| e.into_inner()).add(
+        let added = sh.tally.lock().unwrap_or_else(|e| e.into_inner()).add(
             &job,
             &record,
             cfg.sprt.as_ref(),
         );
-        if sprt_decided.is_some() {
+        let counted = added.is_some();
+        let sprt_decided = added.flatten();
+        if sprt_decided.is_some() || !counted {
             sh.stop.store(true, Ordering::SeqCst);
         }
         let fin = Finished {
             job,
             record,
             sprt_decided,
+            counted,
         };
         if tx.send(fin).is_err() {
             break;
@@ -1156,6 +1168,19 @@ mod tests {
             .iter()
             .enumerate()
             .all(|(i, j)| j.index == i && j.opening.is_none()));
+    }
+
+    #[test]
+    fn equal_names_get_engine_numbers() {
+        let mut names: Vec<String> = ["Tianyuan", "Other", "Tianyuan"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        distinguish_names(&mut names);
+        assert_eq!(names, ["Tianyuan-1", "Other", "Tianyuan-3"]);
+        let mut distinct = vec!["a".to_string(), "b".to_string()];
+        distinguish_names(&mut distinct);
+        assert_eq!(distinct, ["a", "b"]);
     }
 
     fn args(extra: &[&str]) -> MatchArgs {
