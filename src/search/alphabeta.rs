@@ -34,7 +34,7 @@ use super::threat::vct::VctSolver;
 use super::{Limits, PvLine, SearchInfo, SearchResult, WIN, WIN_THRESHOLD};
 use crate::board::{Board, Combo};
 use crate::core::{Pos, POS_COUNT};
-use crate::eval::evaluate;
+use crate::eval::{evaluate, win_rate};
 use crate::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -65,6 +65,9 @@ struct Shared<'a> {
     threat_stop: AtomicBool,
     /// A forced win found by the threat helper's root VCF/VCT.
     threat_win: Mutex<Option<SearchResult>>,
+    /// The score of our previous move's search (two plies earlier in the same game), for
+    /// the time management's falling-score factor.
+    prev_score: Option<i32>,
 }
 
 impl Shared<'_> {
@@ -133,6 +136,8 @@ fn vcf_line_plies(board: &mut Board, line: &[Pos]) -> i32 {
 /// The searcher: the shared transposition table, kept between searches.
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
+    /// Ply and score of the last completed search (time management).
+    last: Option<(usize, i32)>,
 }
 
 impl Searcher {
@@ -140,6 +145,7 @@ impl Searcher {
     pub fn new(hash_bytes: usize) -> Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_bytes)),
+            last: None,
         }
     }
 
@@ -206,6 +212,10 @@ impl Searcher {
             threat_pending: AtomicBool::new(threads > THREAT_HELPER),
             threat_stop: AtomicBool::new(false),
             threat_win: Mutex::new(None),
+            prev_score: self
+                .last
+                .filter(|&(ply, _)| ply + 2 == board.ply())
+                .map(|(_, s)| s),
         };
         let threads = threads.max(1);
         let mut result = SearchResult::default();
@@ -231,6 +241,7 @@ impl Searcher {
         });
         result.nodes = shared.nodes.load(Ordering::Relaxed);
         result.time_ms = start.elapsed().as_millis() as u64;
+        self.last = Some((board.ply(), result.score));
         result
     }
 }
@@ -353,6 +364,9 @@ impl<'a> Worker<'a> {
             1
         };
         let mut lines: Vec<PvLine> = Vec::with_capacity(num_pv);
+        // Best-move changes per iteration, halved each iteration (time management).
+        let mut changes = 0.0f64;
+        let mut last_best = Pos::NONE;
         let start_depth = 1 + (self.id % 2) as i32;
         let mut depth = start_depth;
         while depth <= max_depth {
@@ -447,11 +461,26 @@ impl<'a> Worker<'a> {
                 {
                     break;
                 }
-                // Soft limit: the next iteration would take several times longer.
-                let elapsed = self.elapsed_ms();
-                if elapsed as f64 >= limits.budget.soft_ms as f64 * 0.55 {
+                // Stop rule between iterations (see `Budget::should_stop`): the next
+                // iteration would not finish, or the move's target time is spent, stretched
+                // when the score fell since our previous move or the best move keeps changing.
+                if result.best != last_best {
+                    if last_best != Pos::NONE {
+                        changes += 1.0;
+                    }
+                    last_best = result.best;
+                }
+                let drop = self
+                    .shared
+                    .prev_score
+                    .map_or(0.0, |p| win_rate(p) - win_rate(score));
+                if limits
+                    .budget
+                    .should_stop(self.elapsed_ms(), depth, drop, changes)
+                {
                     break;
                 }
+                changes *= 0.5;
             }
             depth += 1;
         }
