@@ -8,7 +8,9 @@
 //! - [`engine`]: the facade that protocol, CLI and match code use;
 //! - [`protocol`]: the Piskvork/Gomocup protocol on stdin/stdout;
 //! - [`arena`]: engine-against-engine matches with a referee;
-//! - [`cli`]: the one-shot command-line tools (`forbidden`, `analyze`, `solve`, `bench`).
+//! - [`gamefile`]: games read from and written to `.psq`, SGF and move lists;
+//! - [`view`]: text diagrams and SVG pictures of positions;
+//! - [`cli`]: the command-line tools (`play`, `forbidden`, `analyze`, `solve`, `demo`).
 #![warn(missing_docs)]
 
 pub mod arena;
@@ -18,8 +20,10 @@ pub mod cli;
 pub mod core;
 pub mod engine;
 pub mod eval;
+pub mod gamefile;
 pub mod protocol;
 pub mod search;
 pub mod time;
 pub mod train;
 pub mod tt;
+pub mod view;

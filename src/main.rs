@@ -20,6 +20,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play the engine in the terminal (moves and commands one per line on stdin).
+    Play(cli::play::PlayArgs),
     /// Print black's forbidden points (renju) of a position.
     Forbidden(cli::ForbiddenArgs),
     /// Search a position and print the best move, score, depth, nodes and PV.
@@ -29,7 +31,7 @@ enum Command {
     /// Play a short engine-against-itself game and print the board as it goes.
     Demo(cli::DemoArgs),
     /// Solve a position for a VCF (or VCT with --vct).
-    Solve(tianyuan::search::threat::SolveArgs),
+    Solve(cli::SolveCliArgs),
     /// Play a match between engines that speak the Piskvork protocol.
     Match(tianyuan::arena::MatchArgs),
     /// Play the engine against itself and write the games for training.
@@ -52,12 +54,14 @@ fn main() {
                 let _ = e.print();
                 std::process::exit(0);
             }
-            // Bad arguments: exit status 2 and one line on stderr (the first line of clap's
-            // message, without its usage block).
+            // Bad arguments: exit status 2 and one line on stderr: clap's message without
+            // its usage block, its lines joined (so that a list of missing arguments is
+            // named, not cut off).
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments").trim();
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            std::process::exit(cli::bad_input(&format!("{} (see --help)", first)));
+            std::process::exit(cli::bad_input(&format!(
+                "{} (see --help)",
+                one_line_error(&text)
+            )));
         }
     };
     if let Some(path) = &cli.weights {
@@ -74,10 +78,33 @@ fn main() {
         Some(Command::Analyze(a)) => cli::analyze(&a),
         Some(Command::Bench(a)) => tianyuan::bench::run(&a),
         Some(Command::Demo(a)) => cli::demo(&a),
-        Some(Command::Solve(a)) => tianyuan::search::threat::solve_cli(&a),
+        Some(Command::Solve(a)) => cli::solve(&a),
+        Some(Command::Play(a)) => cli::play::run(&a),
         Some(Command::Match(a)) => tianyuan::arena::run(a),
         Some(Command::Selfplay(a)) => tianyuan::train::selfplay::run(&a),
         Some(Command::Tune(a)) => tianyuan::train::tune::run(&a),
     };
     std::process::exit(code);
+}
+
+/// Clap's error text as one line: the lines before the usage block, trimmed and joined, the
+/// `error: ` prefix and clap's trailing tips dropped.
+fn one_line_error(text: &str) -> String {
+    let mut parts = Vec::new();
+    for line in text.lines() {
+        let l = line.trim();
+        if l.starts_with("Usage:") || l.starts_with("For more information") {
+            break;
+        }
+        if l.is_empty() || l.starts_with("tip:") {
+            continue;
+        }
+        parts.push(l.strip_prefix("error: ").unwrap_or(l));
+    }
+    let joined = parts.join(" ");
+    if joined.is_empty() {
+        "bad arguments".to_string()
+    } else {
+        joined
+    }
 }

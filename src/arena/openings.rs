@@ -5,10 +5,11 @@
 //! - `<suite>-<nn> <size> rule=<rule|any> moves=<m1>,... src=<text>` (opening suites);
 //! - a plain list of moves `h8,h9,i10` (commas and/or spaces), for the match's board size.
 //!
-//! Points are human notation, column letter then row counted from the bottom (`h8` = `7,7`,
-//! docs/rules.md section 1), in play order from black. Lines for another board size are
-//! skipped (and counted); a line's `rule=` is informational, since the same stones are a valid
-//! start under every rule the referee then checks them with.
+//! Points are human notation, column letter then row number (`h8` = `7,7`, row 1 at the top:
+//! docs/rules.md §1), in play order from black. Lines for another board size are skipped (and
+//! counted); a line's `rule=` is kept in [`Opening::rule`] so that the match can warn when
+//! openings made for one rule are played under another, but the same stones are a valid start
+//! under every rule the referee then checks them with.
 
 use crate::board::Board;
 use crate::core::{parse_point, Pos, Rule};
@@ -56,6 +57,9 @@ pub struct Opening {
     pub name: String,
     /// The stones, black first, alternating.
     pub moves: Vec<Pos>,
+    /// The rule the line names with `rule=` (`None` for `rule=any`, an unknown name or a
+    /// plain move list).
+    pub rule: Option<Rule>,
 }
 
 /// Reads the openings of a file that fit a `size` x `size` board under `rule`.
@@ -100,6 +104,10 @@ pub fn parse_openings(
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        let line_rule = line
+            .split_whitespace()
+            .find_map(|t| t.strip_prefix("rule="))
+            .and_then(Rule::parse);
         let (name, line_size, moves_text) = if let Some(at) = line.find("moves=") {
             let head: Vec<&str> = line[..at].split_whitespace().collect();
             let moves_text = line[at + 6..].split_whitespace().next().unwrap_or("");
@@ -128,7 +136,11 @@ pub fn parse_openings(
         }
         let moves = parse_moves(&moves_text, size).map_err(|m| (n, m))?;
         check_playable(&moves, size, rule).map_err(|m| (n, format!("{name}: {m}")))?;
-        out.push(Opening { name, moves });
+        out.push(Opening {
+            name,
+            moves,
+            rule: line_rule,
+        });
     }
     Ok((out, skipped))
 }
@@ -218,6 +230,8 @@ mod tests {
         assert_eq!(skipped, 1);
         assert_eq!(o.len(), 3);
         assert_eq!(o[0].name, "D1");
+        assert_eq!(o[0].rule, Some(Rule::Renju));
+        assert_eq!(o[1].rule, None);
         assert_eq!(
             o[0].moves,
             vec![Pos::new(7, 7), Pos::new(7, 8), Pos::new(7, 9)]

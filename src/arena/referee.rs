@@ -1,7 +1,7 @@
 //! The referee: plays one game between engine processes and judges every move with the
 //! project's rules ([`Board`]).
 //!
-//! What loses (protocol.md §4.3 and §5.3):
+//! What loses (docs/protocol.md §4.3 and §5.3):
 //! - a move that is off the board, on an occupied point, or not a move line at all;
 //! - black's renju foul (double three, double four, overline), judged at once;
 //! - a move later than `tolerance + min(turn limit, match time left)` after its request was
@@ -13,7 +13,7 @@
 //! standard and renju black, caro's blocked-five rule). A full board is a draw, and with
 //! [`GameConfig::draw_200`] a renju game is drawn once 200 stones are on the board (Judge).
 //!
-//! How the position is delivered (protocol.md §5.2): each engine's first move request is
+//! How the position is delivered (docs/protocol.md §5.2): each engine's first move request is
 //! `BOARD` with every stone so far (field 1 for its own stones), except that an empty board is
 //! sent as `BEGIN` and, without an opening, the second player's first request is
 //! `TURN x,y`; after that each request is `TURN` with the opponent's last move. Every request
@@ -27,7 +27,7 @@ use crate::board::{Board, ForbiddenKind, GameResult};
 use crate::core::{Color, Pos, Rule};
 use std::time::{Duration, Instant};
 
-/// `time_left` sent when the match clock is unlimited (protocol.md §2.4).
+/// `time_left` sent when the match clock is unlimited (docs/protocol.md §2.4).
 pub const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
 /// Stones on the board at which `--draw-200` ends a renju game.
 pub const RENJU_DRAW_STONES: usize = 200;
@@ -70,7 +70,7 @@ pub struct GameConfig {
     pub rule: Rule,
     /// The clock.
     pub tc: TimeControl,
-    /// Tolerance in ms added to every move limit (protocol.md §1.6, default 1000).
+    /// Tolerance in ms added to every move limit (docs/protocol.md §1.6, default 1000).
     pub tolerance_ms: u64,
     /// How long an engine may take to answer `START` with `OK`, in ms (not on any clock).
     pub start_timeout_ms: u64,
@@ -193,7 +193,7 @@ impl GameRecord {
     }
 }
 
-/// The `INFO` lines sent after `START` (protocol.md §2.4 and §2.13): limits, memory, game
+/// The `INFO` lines sent after `START` (docs/protocol.md §2.4 and §5.1): limits, memory, game
 /// type 1 (engine opponent), rule, and the engine's own extra settings last.
 pub fn info_block(cfg: &GameConfig, extra: &[(String, String)]) -> String {
     let mut s = String::new();

@@ -1,4 +1,4 @@
-//! The Piskvork/Gomocup protocol on stdin/stdout (protocol.md; style.md §3).
+//! The Piskvork/Gomocup protocol on stdin/stdout (docs/protocol.md; docs/architecture.md §5).
 //!
 //! Owns everything between the manager's text and the [`crate::engine::Engine`]:
 //! - [`parse`]: lines to [`Command`]s (pure, typed [`ParseError`]s);
@@ -11,7 +11,7 @@
 //! Threads: the reader thread turns stdin into [`Event`]s; the main thread runs the
 //! [`Session`] and is the only writer of stdout; each search runs on its own thread and
 //! reports back through the same channel, so `YXSTOP`, `END`, `INFO` and `ABOUT` are handled
-//! while it thinks (protocol.md §1.7, §7 items 22–28). Nothing is ever written to stderr.
+//! while it thinks (docs/protocol.md §1.7, §7 items 22–28). Nothing is ever written to stderr.
 
 pub mod format;
 pub mod io;
@@ -27,7 +27,7 @@ use crate::engine::Engine;
 /// Runs the protocol loop on stdin/stdout until `END` or end of input; returns the exit
 /// code: 0 normally, 1 if stdout broke or the reader thread could not start.
 ///
-/// Installs a panic hook that prints nothing (protocol.md §1.1: stderr may be the manager's
+/// Installs a panic hook that prints nothing (docs/protocol.md §1.1: stderr may be the manager's
 /// input). Prints nothing before the first command.
 pub fn run_stdio() -> i32 {
     std::panic::set_hook(Box::new(|_| {}));

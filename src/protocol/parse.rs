@@ -1,6 +1,6 @@
 //! Stage 1 of the protocol: text to [`Command`].
 //!
-//! Owns the grammar of every manager line (protocol.md §2 and §6): [`parse_line`] turns one
+//! Owns the grammar of every manager line (docs/protocol.md §2 and §6): [`parse_line`] turns one
 //! line outside a body into a [`Command`], [`parse_body_line`] reads one body line of a
 //! multi-line command, and [`Assembler`] glues a multi-line command (`BOARD` … `DONE`) into a
 //! single [`Command`] carrying its body.
@@ -72,7 +72,7 @@ pub struct BodyLine {
 }
 
 /// The body of a multi-line command: the lines that parsed, in order, and the lines that did
-/// not (each to be reported with a `MESSAGE`, protocol.md §2.7).
+/// not (each to be reported with a `MESSAGE`, docs/protocol.md §2.7).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Body {
     /// Good lines in input order.
@@ -113,7 +113,7 @@ impl BodyKind {
     }
 }
 
-/// An `INFO key value` line (protocol.md §2.4 and §6.2). Numbers are signed 64-bit; a value
+/// An `INFO key value` line (docs/protocol.md §2.4 and §6.2). Numbers are signed 64-bit; a value
 /// that does not parse becomes [`Info::Invalid`], an unknown key [`Info::Other`]; both are
 /// ignored silently by the executor.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -217,7 +217,7 @@ pub enum Command {
 
 impl Command {
     /// Whether this command is a request that replaces the position or asks for a move, so
-    /// that it aborts a running search without its move being printed (protocol.md §7
+    /// that it aborts a running search without its move being printed (docs/protocol.md §7
     /// item 27).
     pub fn aborts_search(&self) -> bool {
         matches!(
@@ -474,7 +474,7 @@ pub enum Assembled {
     Command(Command),
     /// A line outside a body that names a known command with bad arguments.
     Error(ParseError),
-    /// `END` inside a body: the body is dropped and the engine must exit (protocol.md §2.11
+    /// `END` inside a body: the body is dropped and the engine must exit (docs/protocol.md §2.11
     /// asks for a prompt exit whatever the state).
     End,
 }

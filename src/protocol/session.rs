@@ -7,7 +7,7 @@
 //!
 //! Invariants:
 //! - Every request gets exactly one answer line; `MESSAGE` lines come before it; nothing is
-//!   written after `END` (protocol.md §1.5, §2.11).
+//!   written after `END` (docs/protocol.md §1.5, §2.11).
 //! - At most one search job runs, on its own thread, on a copy of the board; the game board
 //!   changes only when its answer is printed, so a job aborted by a new request (§7 item 27)
 //!   leaves no trace and prints nothing.
@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 /// and Rapfi use).
 pub const DEFAULT_MAX_MEMORY: u64 = 367_001_600;
 /// Share of `max_memory` the whole process plans to use at its peak, in per cent
-/// (protocol.md §4.4 recommends at most about 80 %).
+/// (docs/protocol.md §4.4 recommends at most about 80 %).
 pub const MEMORY_BUDGET_PERCENT: u64 = 80;
 /// Memory the engine needs whatever the table size (tables, board copies, thread stacks in
 /// use), in bytes: a `max_memory` below this cannot be met and is reported.
@@ -120,7 +120,7 @@ pub enum Event {
         /// When the reader got it.
         at: Instant,
     },
-    /// A line longer than the reader's cap was dropped (protocol.md §1.2).
+    /// A line longer than the reader's cap was dropped (docs/protocol.md §1.2).
     Overlong {
         /// Its length in bytes.
         bytes: usize,
@@ -150,7 +150,7 @@ pub enum Flow {
     Exit,
 }
 
-/// The values received by `INFO` (protocol.md §2.4, §6.2), kept across games.
+/// The values received by `INFO` (docs/protocol.md §2.4, §6.2), kept across games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// `timeout_turn`, `timeout_match`, `time_left`, `time_increment` (milliseconds).
@@ -750,7 +750,7 @@ impl<B: Brain, W: Write> Session<B, W> {
         }
     }
 
-    /// BOARD / YXBOARD: replaces the position (protocol.md §2.7). Bad lines are skipped with
+    /// BOARD / YXBOARD: replaces the position (docs/protocol.md §2.7). Bad lines are skipped with
     /// a `MESSAGE`; our colour comes from the stone counts.
     fn set_position(&mut self, kind: BodyKind, body: Body) {
         self.report_bad_lines(&body);
@@ -849,7 +849,7 @@ impl<B: Brain, W: Write> Session<B, W> {
             Info::MaxMemory(v) if v >= 0 => {
                 s.max_memory = Some(v);
                 if v > 0 && (v as u64) < MIN_WORKING_MEMORY {
-                    // protocol.md §2.4: a limit we cannot meet is reported, and we play on.
+                    // docs/protocol.md §2.4: a limit we cannot meet is reported, and we play on.
                     self.message(&format!(
                         "max_memory {} bytes is below what the engine needs (about {} bytes); playing with the smallest table",
                         v, MIN_WORKING_MEMORY
@@ -1051,7 +1051,7 @@ impl<B: Brain, W: Write> Session<B, W> {
         );
     }
 
-    /// SWAP2BOARD (protocol.md §2.12): the stones alternate from black; the answer is decided
+    /// SWAP2BOARD (docs/protocol.md §2.12): the stones alternate from black; the answer is decided
     /// by [`swap2::decide`] on the search thread.
     fn swap2(&mut self, body: Body, at: Instant) {
         self.report_bad_lines(&body);

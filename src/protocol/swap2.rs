@@ -1,4 +1,4 @@
-//! Swap2 opening decisions (protocol.md §2.12), independent of the protocol text so that this
+//! Swap2 opening decisions (docs/protocol.md §2.12), independent of the protocol text so that this
 //! file can move to an `opening` module unchanged: it sees a [`Board`], a [`Budget`] and a
 //! search callback, and returns a [`Swap2Answer`].
 //!
