@@ -20,14 +20,18 @@ What is reported, per configuration and in total, for our engine:
   foul (a forbidden move is a legal loss, but an engine that knows the rule never plays one);
 - stray output: anything on stderr, and any stdout line that is not `OK`, `MESSAGE`/`DEBUG`,
   a move or the `ABOUT` answer (from the game logs of `match --out` and c-gomoku-cli `-log`);
-- the longest move and the least game time left (our match only, from results.json);
+- late moves (our match only, from results.json): a move of ours that took longer than
+  min(turn limit, game time left), which is a time forfeit with no tolerance at all;
+- the longest move and the least game time left (our match only);
 - the peak resident memory (VmHWM, via wait4 on each engine process) against max_memory.
 Opponents' forfeits are listed too but do not fail the soak. Exit status 0 when our engine had
-no forfeit, no stray line and stayed under max_memory in every game; 1 otherwise.
+no forfeit, no late move, no stray line and stayed under max_memory in every game; 1
+otherwise.
 
-Our match uses --tolerance-ms (default 0: a reply later than min(turn limit, game time left)
-loses, stricter than Gomocup's 1000 ms). c-gomoku-cli scores a time loss when the game clock goes
-negative, or when the turn limit + min(tolerance/2, 1 s) passes (--cli-tolerance, seconds).
+Our match forfeits a reply later than min(turn limit, game time left) + --tolerance-ms (default
+1000, as Gomocup; other engines may need it for their first move), and the soak also fails on any
+late move of ours. c-gomoku-cli scores a time loss when the game clock goes negative, or when the
+turn limit + min(tolerance/2, 1 s) passes (--cli-tolerance, seconds).
 
 Examples:
   tools/soak.py --games 16                      # our match, self-play, every configuration once
@@ -158,6 +162,7 @@ class Tally:
         self.ours = {k: 0 for k in FORFEITS}
         self.theirs = {k: 0 for k in FORFEITS}
         self.stray = []
+        self.late = []
         self.max_move_ms = 0
         self.min_left_ms = None
         self.peak_kib = 0
@@ -172,6 +177,7 @@ class Tally:
             self.ours[k] += o.ours[k]
             self.theirs[k] += o.theirs[k]
         self.stray += o.stray
+        self.late += o.late
         self.max_move_ms = max(self.max_move_ms, o.max_move_ms)
         if o.min_left_ms is not None:
             self.min_left_ms = o.min_left_ms if self.min_left_ms is None else min(self.min_left_ms, o.min_left_ms)
@@ -181,8 +187,8 @@ class Tally:
         self.notes += o.notes
 
     def failed(self, limit_kib):
-        return sum(self.ours.values()) > 0 or self.stray or (limit_kib and self.peak_kib > limit_kib) \
-            or self.processes == 0
+        return sum(self.ours.values()) > 0 or self.stray or self.late \
+            or (limit_kib and self.peak_kib > limit_kib) or self.processes == 0
 
     def line(self, limit_kib):
         f = lambda d: " ".join(f"{k} {v}" for k, v in d.items() if v) or "0"
@@ -190,7 +196,7 @@ class Tally:
         move = "-" if not self.max_move_ms else f"{self.max_move_ms}"
         return (f"{self.games:4d} games  W-L-D {self.wld[0]}-{self.wld[1]}-{self.wld[2]}  "
                 f"forfeits ours: {f(self.ours)}, theirs: {f(self.theirs)}  stray {len(self.stray)}  "
-                f"max move {move} ms, min left {left} ms  "
+                f"late {len(self.late)}  max move {move} ms, min left {left} ms  "
                 f"peak {self.peak_kib // 1024} MiB of {limit_kib // 1024 if limit_kib else '-'} MiB "
                 f"({self.processes} processes)")
 
@@ -247,6 +253,9 @@ def run_match(a, cfg, d, openings_file, memfile):
             seat = i % 2
             if seats[seat] == 0 or self_play:
                 t.max_move_ms = max(t.max_move_ms, ms)
+                if ms > min(a.turn_ms, left[seat]):
+                    t.late.append(f"game {g['number']} move {i + 1}: {ms} ms with "
+                                  f"{min(a.turn_ms, left[seat])} ms allowed")
                 left[seat] -= ms
                 t.min_left_ms = left[seat] if t.min_left_ms is None else min(t.min_left_ms, left[seat])
         # Stray output in the transcript.
@@ -338,7 +347,8 @@ def main():
     ap.add_argument("--turn-ms", type=int, default=200)
     ap.add_argument("--game-ms", type=int, default=2000)
     ap.add_argument("--memory-mb", type=int, default=350)
-    ap.add_argument("--tolerance-ms", type=int, default=0, help="our match's time tolerance")
+    ap.add_argument("--tolerance-ms", type=int, default=1000,
+                    help="our match's time tolerance (Gomocup's 1000 ms; our engine is also held to 0)")
     ap.add_argument("--cli-tolerance", type=float, default=1.0, help="c-gomoku-cli tolerance, seconds")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", help="directory for records (default: a new temporary one)")
@@ -404,11 +414,12 @@ def main():
         total.add(t)
         status = "FAIL" if t.failed(limit_kib) else "ok"
         print(f"{label}: {t.line(limit_kib)}  {status}", flush=True)
-        for n in t.notes[:5] + t.stray[:5]:
+        for n in t.notes[:5] + t.stray[:5] + t.late[:5]:
             print(f"    {n}")
     print(f"total ({time.monotonic() - started:.0f} s): {total.line(limit_kib)}")
     bad = total.failed(limit_kib)
-    print("soak: " + ("FAILED" if bad else "passed: no forfeit, no stray output, memory under max_memory"))
+    print("soak: " + ("FAILED" if bad else
+                      "passed: no forfeit, no late move, no stray output, memory under max_memory"))
     return 1 if bad else 0
 
 
