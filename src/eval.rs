@@ -25,3 +25,13 @@ pub fn combine(mine: i32, theirs: i32) -> i32 {
     let v = (mine * 6 - theirs * 5) / 4 + 8;
     v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
+
+/// Evaluation units per logistic unit: the expected score of the side to move is
+/// `1 / (1 + exp(-eval / EVAL_SCALE))` (see [`win_rate`]).
+pub const EVAL_SCALE: f64 = 200.0;
+
+/// Expected score (0 to 1) of the side to move for a search score `score` (evaluation units;
+/// wins and losses give 1 and 0).
+pub fn win_rate(score: i32) -> f64 {
+    1.0 / (1.0 + (-(score as f64) / EVAL_SCALE).exp())
+}

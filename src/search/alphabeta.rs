@@ -34,7 +34,7 @@ use super::threat::vct::VctSolver;
 use super::{Limits, PvLine, SearchInfo, SearchResult, WIN, WIN_THRESHOLD};
 use crate::board::{Board, Combo};
 use crate::core::{Pos, POS_COUNT};
-use crate::eval::evaluate;
+use crate::eval::{evaluate, win_rate};
 use crate::tt::{
     score_from_tt, score_to_tt, Bound, Plan, Preparation, TranspositionTable, STAND_IN_BYTES,
 };
@@ -67,6 +67,9 @@ struct Shared<'a> {
     threat_stop: AtomicBool,
     /// A forced win found by the threat helper's root VCF/VCT.
     threat_win: Mutex<Option<SearchResult>>,
+    /// The score of our previous move's search (two plies earlier in the same game), for
+    /// the time management's falling-score factor.
+    prev_score: Option<i32>,
 }
 
 impl Shared<'_> {
@@ -141,6 +144,8 @@ pub struct Searcher {
     tt: Arc<TranspositionTable>,
     /// The real table while it is being prepared in the background (`tt` is then a stand-in).
     preparing: Option<Preparation>,
+    /// Ply and score of the last completed search (time management).
+    last: Option<(usize, i32)>,
 }
 
 impl Searcher {
@@ -149,6 +154,7 @@ impl Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_bytes)),
             preparing: None,
+            last: None,
         }
     }
 
@@ -287,6 +293,10 @@ impl Searcher {
             threat_pending: AtomicBool::new(threads > THREAT_HELPER),
             threat_stop: AtomicBool::new(false),
             threat_win: Mutex::new(None),
+            prev_score: self
+                .last
+                .filter(|&(ply, _)| ply + 2 == board.ply())
+                .map(|(_, s)| s),
         };
         let threads = threads.max(1);
         let mut result = SearchResult::default();
@@ -312,6 +322,7 @@ impl Searcher {
         });
         result.nodes = shared.nodes.load(Ordering::Relaxed);
         result.time_ms = start.elapsed().as_millis() as u64;
+        self.last = Some((board.ply(), result.score));
         result
     }
 }
@@ -434,6 +445,9 @@ impl<'a> Worker<'a> {
             1
         };
         let mut lines: Vec<PvLine> = Vec::with_capacity(num_pv);
+        // Best-move changes per iteration, halved each iteration (time management).
+        let mut changes = 0.0f64;
+        let mut last_best = Pos::NONE;
         let start_depth = 1 + (self.id % 2) as i32;
         let mut depth = start_depth;
         while depth <= max_depth {
@@ -528,11 +542,26 @@ impl<'a> Worker<'a> {
                 {
                     break;
                 }
-                // Soft limit: the next iteration would take several times longer.
-                let elapsed = self.elapsed_ms();
-                if elapsed as f64 >= limits.budget.soft_ms as f64 * 0.55 {
+                // Stop rule between iterations (see `Budget::should_stop`): the next
+                // iteration would not finish, or the move's target time is spent, stretched
+                // when the score fell since our previous move or the best move keeps changing.
+                if result.best != last_best {
+                    if last_best != Pos::NONE {
+                        changes += 1.0;
+                    }
+                    last_best = result.best;
+                }
+                let drop = self
+                    .shared
+                    .prev_score
+                    .map_or(0.0, |p| win_rate(p) - win_rate(score));
+                if limits
+                    .budget
+                    .should_stop(self.elapsed_ms(), depth, drop, changes)
+                {
                     break;
                 }
+                changes *= 0.5;
             }
             depth += 1;
         }
