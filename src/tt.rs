@@ -571,7 +571,6 @@ impl Preparation {
         let spawned = std::thread::Builder::new()
             .name("tt-prepare".into())
             .spawn(move || {
-                lower_priority();
                 let table = match source {
                     Source::Table(t) => t,
                     Source::Pending(rx) => rx.recv().unwrap_or_else(|_| TranspositionTable::new(1)),
@@ -596,18 +595,6 @@ impl Preparation {
             plan,
             size,
         }
-    }
-}
-
-/// Gives the calling thread the lowest scheduling priority (Linux: nice 19 for this thread
-/// only), so that preparing a table in the background takes only CPU time the search threads
-/// leave and never delays their answer; elsewhere a no-op.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: `gettid` has no preconditions; `setpriority` on our own thread id only changes
-    // that thread's nice value (failure leaves it unchanged, which is harmless).
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
     }
 }
 
