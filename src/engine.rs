@@ -201,7 +201,8 @@ impl Engine {
     /// While the table is being prepared in the background (the `*_in_background` methods),
     /// a search without a time limit waits for it (until `stop`); a timed one waits at most
     /// an eighth of its soft limit (at most [`MAX_TABLE_WAIT_MS`]), deducted from its budget,
-    /// and then searches with a stand-in table of at most [`crate::tt::STAND_IN_BYTES`].
+    /// and then searches with a stand-in table of at most [`crate::tt::STAND_IN_BYTES`]; the
+    /// preparation pauses while the search runs and goes on after it.
     pub fn think(
         &mut self,
         board: &Board,
@@ -214,6 +215,7 @@ impl Engine {
             while !self.searcher.install_prepared(Duration::from_millis(10))
                 && !stop.load(Ordering::Relaxed)
             {}
+            let _paused = self.searcher.pause_preparation();
             return self
                 .searcher
                 .search(board, limits, self.options.threads, stop, on_info);
@@ -251,7 +253,9 @@ impl Engine {
                     }
                 });
             let flag = if timer.is_ok() { &raised } else { stop };
+            let paused = searcher.pause_preparation();
             let r = searcher.search(board, &limits, threads, flag, on_info);
+            drop(paused);
             finished.store(true, Ordering::Relaxed);
             r
         })

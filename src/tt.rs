@@ -299,10 +299,11 @@ impl TranspositionTable {
         self.size_bytes() < REALLOCATE_BYTES && !self.resident
     }
 
-    /// [`Self::clear`] on one thread, in slices of [`SLICE_CLUSTERS`] clusters, giving up
-    /// between slices once `cancel` is raised. Returns whether it finished; a table left
-    /// half-cleared stays dirty (so a later clear redoes it).
-    fn clear_cancellable(&mut self, cancel: &AtomicBool) -> bool {
+    /// [`Self::clear`] on one thread, in slices of [`SLICE_CLUSTERS`] clusters, asking
+    /// `go` before each slice (it may wait) and giving up when it answers `false`. Returns
+    /// whether it finished; a table left half-cleared stays dirty (so a later clear redoes
+    /// it).
+    fn clear_cancellable(&mut self, go: &dyn Fn() -> bool) -> bool {
         if !*self.dirty.get_mut() {
             // Nothing written: nothing to do.
         } else if self.size_bytes() >= REALLOCATE_BYTES {
@@ -311,7 +312,7 @@ impl TranspositionTable {
             *self = TranspositionTable::new(bytes);
         } else {
             for slice in self.clusters.chunks_mut(SLICE_CLUSTERS) {
-                if cancel.load(Ordering::Relaxed) {
+                if !go() {
                     return false;
                 }
                 for c in slice {
@@ -327,19 +328,20 @@ impl TranspositionTable {
         true
     }
 
-    /// [`Self::prefault`] on one thread, giving up between slices once `cancel` is raised.
-    /// A clean table is made resident by writing one word per 4 KiB page (its pages are
-    /// zero already), a dirty one by clearing it. Returns whether it finished.
-    fn prefault_cancellable(&mut self, cancel: &AtomicBool) -> bool {
+    /// [`Self::prefault`] on one thread, asking `go` before each slice as
+    /// [`Self::clear_cancellable`] does. A clean table is made resident by writing one word
+    /// per 4 KiB page (its pages are zero already), a dirty one by clearing it. Returns
+    /// whether it finished.
+    fn prefault_cancellable(&mut self, go: &dyn Fn() -> bool) -> bool {
         if !self.needs_prefault() {
             return true;
         }
         if *self.dirty.get_mut() {
-            return self.clear_cancellable(cancel);
+            return self.clear_cancellable(go);
         }
         const PAGE_CLUSTERS: usize = 4096 / std::mem::size_of::<Cluster>();
         for slice in self.clusters.chunks_mut(SLICE_CLUSTERS) {
-            if cancel.load(Ordering::Relaxed) {
+            if !go() {
                 return false;
             }
             for c in slice.iter_mut().step_by(PAGE_CLUSTERS) {
@@ -493,9 +495,17 @@ impl Plan {
 /// stops between 2 MiB slices and hands its table to the next, which redoes what was left
 /// (plans add up, see [`Plan::then`]). Only one table exists at a time: the thread frees the
 /// old one before allocating the new one.
+///
+/// While the `pause` flag given to [`Self::start`] is raised (the engine raises it while it
+/// searches), the thread waits between slices, so that clearing and prefaulting never take
+/// CPU time or memory bandwidth from a search (on a loaded 2-core machine they slowed a
+/// search to a twentieth of its speed and made it overrun its time). Pausing between slices
+/// rather than lowering the thread's priority keeps it from being preempted while it holds
+/// a kernel or allocator lock the search needs.
 pub struct Preparation {
     rx: Receiver<TranspositionTable>,
     cancel: Arc<AtomicBool>,
+    pause: Arc<AtomicBool>,
     plan: Plan,
     size: usize,
 }
@@ -507,20 +517,21 @@ enum Source {
 }
 
 impl Preparation {
-    /// Starts carrying out `plan` on `table` on a new thread (on this thread if none can be
-    /// started).
-    pub fn start(table: TranspositionTable, plan: Plan) -> Preparation {
+    /// Starts carrying out `plan` on `table` on a new thread, pausing while `pause` is
+    /// raised (if no thread can be started, the table is replaced by a fresh one of the
+    /// planned size, not resident).
+    pub fn start(table: TranspositionTable, plan: Plan, pause: Arc<AtomicBool>) -> Preparation {
         let size = plan.bytes_after(table.size_bytes());
-        Self::spawn(Source::Table(table), plan, size)
+        Self::spawn(Source::Table(table), plan, size, pause)
     }
 
     /// Cancels this preparation and starts one that carries out this plan and then `next`
-    /// on its table.
+    /// on its table (with the same pause flag).
     pub fn then(self, next: Plan) -> Preparation {
         self.cancel.store(true, Ordering::Relaxed);
         let plan = self.plan.then(next);
         let size = next.bytes_after(self.size);
-        Self::spawn(Source::Pending(self.rx), plan, size)
+        Self::spawn(Source::Pending(self.rx), plan, size, self.pause)
     }
 
     /// What the preparation carries out.
@@ -564,10 +575,10 @@ impl Preparation {
             .unwrap_or_else(|_| TranspositionTable::new(1))
     }
 
-    fn spawn(source: Source, plan: Plan, size: usize) -> Preparation {
+    fn spawn(source: Source, plan: Plan, size: usize, pause: Arc<AtomicBool>) -> Preparation {
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, rx) = sync_channel(1);
-        let flag = cancel.clone();
+        let (flag, paused) = (cancel.clone(), pause.clone());
         let spawned = std::thread::Builder::new()
             .name("tt-prepare".into())
             .spawn(move || {
@@ -575,7 +586,13 @@ impl Preparation {
                     Source::Table(t) => t,
                     Source::Pending(rx) => rx.recv().unwrap_or_else(|_| TranspositionTable::new(1)),
                 };
-                let _ = tx.send(carry_out(table, plan, &flag));
+                let go = || {
+                    while paused.load(Ordering::Relaxed) && !flag.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    !flag.load(Ordering::Relaxed)
+                };
+                let _ = tx.send(carry_out(table, plan, &go));
             });
         if spawned.is_err() {
             // No thread: the closure and the table it held are gone (a pending one is freed
@@ -585,6 +602,7 @@ impl Preparation {
             return Preparation {
                 rx,
                 cancel,
+                pause,
                 plan,
                 size,
             };
@@ -592,25 +610,47 @@ impl Preparation {
         Preparation {
             rx,
             cancel,
+            pause,
             plan,
             size,
         }
     }
 }
 
-/// Carries out `plan` on `table` (see [`Preparation`]).
-fn carry_out(mut table: TranspositionTable, plan: Plan, cancel: &AtomicBool) -> TranspositionTable {
+/// Keeps a [`Preparation`]'s pause flag raised until dropped (also when a search panics).
+pub struct PauseGuard(Arc<AtomicBool>);
+
+impl PauseGuard {
+    /// Raises `flag` until the guard is dropped.
+    pub fn new(flag: &Arc<AtomicBool>) -> PauseGuard {
+        flag.store(true, Ordering::Relaxed);
+        PauseGuard(flag.clone())
+    }
+}
+
+impl Drop for PauseGuard {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+}
+
+/// Carries out `plan` on `table`, asking `go` between slices (see [`Preparation`]).
+fn carry_out(
+    mut table: TranspositionTable,
+    plan: Plan,
+    go: &dyn Fn() -> bool,
+) -> TranspositionTable {
     if let Some(bytes) = plan.resize {
         if plan.bytes_after(table.size_bytes()) != table.size_bytes() {
             drop(table);
             table = TranspositionTable::new(bytes);
         }
     }
-    if plan.clear && !table.clear_cancellable(cancel) {
+    if plan.clear && !table.clear_cancellable(go) {
         return table;
     }
     if plan.prefault {
-        table.prefault_cancellable(cancel);
+        table.prefault_cancellable(go);
     }
     table
 }
@@ -736,6 +776,28 @@ mod tests {
             assert_eq!(tt.size_bytes(), (bytes / 64).max(1) * 64);
         }
     }
+    fn start(table: TranspositionTable, plan: Plan) -> Preparation {
+        Preparation::start(table, plan, Arc::default())
+    }
+
+    #[test]
+    fn a_paused_preparation_waits() {
+        let (tt, _) = filled(8 << 20);
+        let pause = Arc::new(AtomicBool::new(true));
+        let mut p = Preparation::start(
+            tt,
+            Plan {
+                clear: true,
+                ..Plan::default()
+            },
+            pause.clone(),
+        );
+        assert!(p.take_within(Duration::from_millis(50)).is_none());
+        pause.store(false, Ordering::Relaxed);
+        let tt = p.wait(false);
+        assert!(!tt.is_dirty() && all_zero(&tt));
+    }
+
     fn filled(bytes: usize) -> (TranspositionTable, Vec<u64>) {
         let tt = TranspositionTable::new(bytes);
         let keys: Vec<u64> = (1..=2000u64)
@@ -757,7 +819,7 @@ mod tests {
     #[test]
     fn preparation_clears_and_prefaults_in_the_background() {
         let (tt, keys) = filled(3 << 20);
-        let p = Preparation::start(
+        let p = start(
             tt,
             Plan {
                 clear: true,
@@ -771,7 +833,7 @@ mod tests {
         assert!(!tt.is_dirty() && !tt.needs_prefault() && all_zero(&tt));
         assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
         // A fresh table is made resident page by page and stays clean.
-        let p = Preparation::start(
+        let p = start(
             TranspositionTable::new(1 << 20),
             Plan {
                 prefault: true,
@@ -787,7 +849,7 @@ mod tests {
         let (tt, _) = filled(2 << 20);
         // Resize, then (cancelling it) clear and prefault: the table has the new size, is
         // empty and resident.
-        let p = Preparation::start(
+        let p = start(
             tt,
             Plan {
                 resize: Some(5 << 20),
@@ -819,10 +881,10 @@ mod tests {
     #[test]
     fn a_cancelled_clear_leaves_the_table_dirty() {
         let (mut tt, keys) = filled(4 << 20);
-        assert!(!tt.clear_cancellable(&AtomicBool::new(true)));
+        assert!(!tt.clear_cancellable(&|| false));
         assert!(tt.is_dirty() && tt.needs_prefault());
         // A later plan that clears finishes the job.
-        let tt = Preparation::start(
+        let tt = start(
             tt,
             Plan {
                 clear: true,

@@ -36,7 +36,8 @@ use crate::board::{Board, Combo};
 use crate::core::{Pos, POS_COUNT};
 use crate::eval::{evaluate, win_rate};
 use crate::tt::{
-    score_from_tt, score_to_tt, Bound, Plan, Preparation, TranspositionTable, STAND_IN_BYTES,
+    score_from_tt, score_to_tt, Bound, PauseGuard, Plan, Preparation, TranspositionTable,
+    STAND_IN_BYTES,
 };
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -144,6 +145,8 @@ pub struct Searcher {
     tt: Arc<TranspositionTable>,
     /// The real table while it is being prepared in the background (`tt` is then a stand-in).
     preparing: Option<Preparation>,
+    /// Raised while a search runs: the preparation waits (see [`Preparation`]).
+    pause: Arc<AtomicBool>,
     /// Ply and score of the last completed search (time management).
     last: Option<(usize, i32)>,
 }
@@ -154,6 +157,7 @@ impl Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_bytes)),
             preparing: None,
+            pause: Arc::default(),
             last: None,
         }
     }
@@ -234,7 +238,7 @@ impl Searcher {
             resize: Some(size),
             ..plan
         };
-        self.preparing = Some(Preparation::start(table, plan));
+        self.preparing = Some(Preparation::start(table, plan, self.pause.clone()));
     }
 
     /// Puts the table prepared in the background in place of the stand-in if it is ready,
@@ -256,6 +260,12 @@ impl Searcher {
             }
             None => false,
         }
+    }
+
+    /// Pauses the background preparation (between its 2 MiB slices) until the guard is
+    /// dropped: the engine pauses it while it searches.
+    pub fn pause_preparation(&self) -> PauseGuard {
+        PauseGuard::new(&self.pause)
     }
 
     /// Waits for a background preparation to finish and puts its table in place.
