@@ -78,11 +78,13 @@ pub trait Brain: Send + 'static {
     ) -> SearchResult;
     /// Sets the number of search threads (at least 1).
     fn set_threads(&mut self, n: usize);
-    /// Sets the transposition table size in bytes.
+    /// Sets the transposition table size in bytes. Like [`Brain::clear`] and
+    /// [`Brain::prefault`] it must return at once (the move's clock may be running: a
+    /// manager may send `BOARD` right after `INFO`); the work may go on in the background.
     fn set_hash_bytes(&mut self, bytes: usize);
     /// Clears the transposition table and histories.
     fn clear(&mut self);
-    /// Makes the transposition table resident (outside the clock); default: nothing.
+    /// Makes the transposition table resident; default: nothing.
     fn prefault(&mut self) {}
 }
 
@@ -100,13 +102,13 @@ impl Brain for Engine {
         Engine::set_threads(self, n)
     }
     fn set_hash_bytes(&mut self, bytes: usize) {
-        Engine::set_hash_bytes(self, bytes)
+        Engine::set_hash_bytes_in_background(self, bytes)
     }
     fn clear(&mut self) {
-        Engine::clear(self)
+        Engine::clear_in_background(self)
     }
     fn prefault(&mut self) {
-        Engine::prefault(self)
+        Engine::prefault_in_background(self)
     }
 }
 

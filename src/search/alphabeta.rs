@@ -38,7 +38,10 @@ use crate::board::{Board, Combo};
 use crate::core::{Pos, POS_COUNT};
 use crate::eval::features::class;
 use crate::eval::{win_rate, Evaluator};
-use crate::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
+use crate::tt::{
+    score_from_tt, score_to_tt, Bound, PauseGuard, Plan, Preparation, TranspositionTable,
+    STAND_IN_BYTES,
+};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -140,8 +143,16 @@ fn vcf_line_plies(board: &mut Board, line: &[Pos]) -> i32 {
 }
 
 /// The searcher: the shared transposition table, kept between searches.
+///
+/// The table can be resized, cleared and made resident in the background
+/// ([`Searcher::prepare_in_background`]); until that is done, searches use a stand-in of at
+/// most [`STAND_IN_BYTES`].
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
+    /// The real table while it is being prepared in the background (`tt` is then a stand-in).
+    preparing: Option<Preparation>,
+    /// Raised while a search runs: the preparation waits (see [`Preparation`]).
+    pause: Arc<AtomicBool>,
     /// Ply and score of the last completed search (time management).
     last: Option<(usize, i32)>,
 }
@@ -151,6 +162,8 @@ impl Searcher {
     pub fn new(hash_bytes: usize) -> Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_bytes)),
+            preparing: None,
+            pause: Arc::default(),
             last: None,
         }
     }
@@ -158,13 +171,19 @@ impl Searcher {
     /// Replaces the table with an empty one of at most `hash_bytes` bytes (the old one is
     /// freed first, so peak memory never holds both).
     pub fn resize_tt(&mut self, hash_bytes: usize) {
+        if let Some(p) = self.preparing.take() {
+            drop(p.wait(true));
+        }
         self.tt = Arc::new(TranspositionTable::new(1));
         self.tt = Arc::new(TranspositionTable::new(hash_bytes));
     }
 
-    /// Size of the table in bytes.
+    /// Size of the table in bytes (of the one being prepared, if any).
     pub fn tt_bytes(&self) -> usize {
-        self.tt.size_bytes()
+        match &self.preparing {
+            Some(p) => p.size_bytes(),
+            None => self.tt.size_bytes(),
+        }
     }
 
     /// Per mille of the table written in the last search.
@@ -175,6 +194,7 @@ impl Searcher {
     /// Makes the whole table resident now (see [`TranspositionTable::prefault`]); a no-op
     /// while a search holds it.
     pub fn prefault(&mut self) {
+        self.finish_preparation();
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.prefault();
         }
@@ -182,12 +202,83 @@ impl Searcher {
 
     /// Empties the table (new game, `YXHASHCLEAR`).
     pub fn clear(&mut self) {
+        self.finish_preparation();
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(),
             None => {
                 let bytes = self.tt.size_bytes();
                 self.resize_tt(bytes);
             }
+        }
+    }
+
+    /// Starts carrying out `plan` (resize, clear, make resident) on a background thread and
+    /// returns at once; until it is done, searches use a stand-in table of at most
+    /// [`STAND_IN_BYTES`] (emptied when the plan clears). A plan with nothing to do starts
+    /// nothing. While a preparation runs, a new plan is added to it.
+    pub fn prepare_in_background(&mut self, plan: Plan) {
+        if let Some(p) = self.preparing.take() {
+            let p = p.then(plan);
+            if plan.clear || plan.resize.is_some() {
+                self.tt = Arc::new(TranspositionTable::new(1));
+                self.tt = Arc::new(TranspositionTable::new(p.size_bytes().min(STAND_IN_BYTES)));
+            }
+            self.preparing = Some(p);
+            return;
+        }
+        let tt = &self.tt;
+        let work = plan.bytes_after(tt.size_bytes()) != tt.size_bytes()
+            || (plan.clear && tt.is_dirty())
+            || (plan.prefault && tt.needs_prefault());
+        if !work {
+            return;
+        }
+        let size = plan.bytes_after(tt.size_bytes());
+        let stand_in = Arc::new(TranspositionTable::new(size.min(STAND_IN_BYTES)));
+        let table = match Arc::try_unwrap(std::mem::replace(&mut self.tt, stand_in)) {
+            Ok(t) => t,
+            // Still shared (cannot happen between searches): prepare a fresh one.
+            Err(_) => TranspositionTable::new(1),
+        };
+        let plan = Plan {
+            resize: Some(size),
+            ..plan
+        };
+        self.preparing = Some(Preparation::start(table, plan, self.pause.clone()));
+    }
+
+    /// Puts the table prepared in the background in place of the stand-in if it is ready,
+    /// waiting for it at most `wait`; returns whether no preparation is left.
+    pub fn install_prepared(&mut self, wait: Duration) -> bool {
+        let Some(p) = self.preparing.as_mut() else {
+            return true;
+        };
+        let ready = if wait.is_zero() {
+            p.try_take()
+        } else {
+            p.take_within(wait)
+        };
+        match ready {
+            Some(t) => {
+                self.preparing = None;
+                self.tt = Arc::new(t);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Pauses the background preparation (between its 2 MiB slices) until the guard is
+    /// dropped: the engine pauses it while it searches.
+    pub fn pause_preparation(&self) -> PauseGuard {
+        PauseGuard::new(&self.pause)
+    }
+
+    /// Waits for a background preparation to finish and puts its table in place.
+    fn finish_preparation(&mut self) {
+        if let Some(p) = self.preparing.take() {
+            let t = p.wait(false);
+            self.tt = Arc::new(t);
         }
     }
 
