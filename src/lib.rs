@@ -6,6 +6,8 @@
 //! - [`time`]: the manager's clock turned into a search budget;
 //! - [`search`]: iterative-deepening PVS, transposition table, VCF/VCT solvers;
 //! - [`engine`]: the facade that protocol, CLI and match code use;
+//! - [`opening`]: the 26 renju openings, balanced opening suites, and every opening rule's
+//!   decisions made by search (Swap2, RIF, Soosorv-8, Swap1, five-stone and continuous swap);
 //! - [`protocol`]: the Piskvork/Gomocup protocol on stdin/stdout;
 //! - [`arena`]: engine-against-engine matches with a referee;
 //! - [`cli`]: the one-shot command-line tools (`forbidden`, `analyze`, `solve`, `bench`).
@@ -18,6 +20,7 @@ pub mod cli;
 pub mod core;
 pub mod engine;
 pub mod eval;
+pub mod opening;
 pub mod protocol;
 pub mod search;
 pub mod time;
