@@ -10,7 +10,8 @@
 //!   decisions made by search (Swap2, RIF, Soosorv-8, Swap1, five-stone and continuous swap);
 //! - [`protocol`]: the Piskvork/Gomocup protocol on stdin/stdout;
 //! - [`arena`]: engine-against-engine matches with a referee;
-//! - [`cli`]: the one-shot command-line tools (`forbidden`, `analyze`, `solve`, `bench`).
+//! - [`cli`]: the one-shot command-line tools (`forbidden`, `analyze`, `solve`, `bench`);
+//! - [`openings_cli`]: the `openings` tools (identify, decide, generate).
 #![warn(missing_docs)]
 
 pub mod arena;
@@ -21,6 +22,7 @@ pub mod core;
 pub mod engine;
 pub mod eval;
 pub mod opening;
+pub mod openings_cli;
 pub mod protocol;
 pub mod search;
 pub mod time;

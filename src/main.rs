@@ -29,6 +29,9 @@ enum Command {
     Solve(tianyuan::search::threat::SolveArgs),
     /// Play a match between engines that speak the Piskvork protocol.
     Match(tianyuan::arena::MatchArgs),
+    /// Opening tools: identify a renju opening, make an opening-rule decision, generate a
+    /// balanced opening suite.
+    Openings(tianyuan::openings_cli::OpeningsArgs),
     /// Run the protocol engine (the default when no subcommand is given).
     Protocol,
 }
@@ -61,6 +64,7 @@ fn main() {
         Some(Command::Demo(a)) => cli::demo(&a),
         Some(Command::Solve(a)) => tianyuan::search::threat::solve_cli(&a),
         Some(Command::Match(a)) => tianyuan::arena::run(a),
+        Some(Command::Openings(a)) => tianyuan::openings_cli::run(&a),
     };
     std::process::exit(code);
 }

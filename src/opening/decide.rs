@@ -752,8 +752,18 @@ fn choose(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
 fn move4(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
     let board = board_of(req, &req.stones)?;
     let parts = 1 + MOVE4_CANDIDATES;
-    let (base, moves) = ev.candidates(&board, MOVE4_CANDIDATES, Vec::new(), parts);
-    let mut moves: Vec<Pos> = moves.iter().map(|c| c.at).collect();
+    let (base, lines) = ev.candidates(&board, 2 * MOVE4_CANDIDATES, Vec::new(), parts);
+    // Mirror images of a move lead to mirror-image positions: keep one of each.
+    let syms = pattern_symmetries(&super::symmetry::stones_of(&board));
+    let mut moves: Vec<Pos> = Vec::new();
+    for c in lines {
+        if moves.len() < MOVE4_CANDIDATES
+            && board.is_empty(c.at)
+            && !moves.iter().any(|&m| symmetric_points(&syms, m, c.at))
+        {
+            moves.push(c.at);
+        }
+    }
     if moves.is_empty() {
         moves.push(legal(&board, base.best).ok_or(OpeningError::BoardFull)?);
     }
@@ -823,13 +833,17 @@ fn soosorv_swap2(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningEr
     Ok((Action::Swap(e.black < 0), e, considered))
 }
 
-/// Continuous swap: one stone (the best move), or two (ours, then the opponent colour's
-/// stone closest to balance) when the opponent's colour choice after them leaves us more.
+/// Continuous swap: one stone (the best move), or two (ours, then a stone of the other
+/// colour chosen so that the position is closest to balance) when the opponent's colour
+/// choice after them leaves us more than the best single stone does. The other colour's
+/// stone is chosen among its best moves and two quiet points away from the stones (a weak
+/// stone is what balances a strong one).
 fn place(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
     let board = board_of(req, &req.stones)?;
     let me = board.side_to_move();
     let pairs = 2usize;
-    let (base, firsts) = ev.candidates(&board, pairs.max(1), Vec::new(), 1 + pairs);
+    let per_pair = 3usize;
+    let (base, firsts) = ev.candidates(&board, pairs, Vec::new(), 1 + pairs * per_pair);
     let single = firsts
         .first()
         .cloned()
@@ -841,7 +855,8 @@ fn place(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
             })
         })
         .ok_or(OpeningError::BoardFull)?;
-    let single_value = single.black * if me == Color::Black { 1 } else { -1 };
+    let sign = if me == Color::Black { 1 } else { -1 };
+    let single_value = single.black * sign;
     let mut considered = vec![Considered {
         label: format!("one stone {}", single.at),
         stones: vec![single.at],
@@ -849,11 +864,23 @@ fn place(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
     }];
     let mut best_pair: Option<(Pos, Pos, Candidate)> = None;
     if board.empty_points().count() >= 2 {
-        let count = firsts.len().min(pairs);
-        for (i, c) in firsts.iter().take(pairs).enumerate() {
+        let firsts: Vec<Candidate> = firsts.into_iter().take(pairs).collect();
+        let count = firsts.len();
+        for (i, c) in firsts.iter().enumerate() {
             let mut b = board.clone();
             b.make(c.at);
-            let (_, replies) = ev.candidates(&b, 4, Vec::new(), count - i);
+            let left = (count - i) * per_pair;
+            let (_, mut replies) = ev.candidates(&b, 4, Vec::new(), left);
+            for (j, q) in quiet_points(&b, 2).into_iter().enumerate() {
+                let mut bq = b.clone();
+                bq.make(q);
+                let e = ev.eval(&bq, left - 1 - j);
+                replies.push(Candidate {
+                    at: q,
+                    black: e.black,
+                    pv: std::iter::once(q).chain(e.pv.iter().copied()).collect(),
+                });
+            }
             if let Some(r) = replies.iter().min_by_key(|r| r.black.saturating_abs()) {
                 considered.push(Considered {
                     label: format!("two stones {} {}", c.at, r.at),
@@ -888,6 +915,46 @@ fn place(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
         eval_of(&single, me.opponent()),
         considered,
     ))
+}
+
+/// Up to `k` empty points as far from every stone as possible up to 4 points (Chebyshev),
+/// nearest the centre first, the second one on the other side of the centre from the first.
+fn quiet_points(board: &Board, k: usize) -> Vec<Pos> {
+    let dist = |p: Pos| {
+        board
+            .moves()
+            .iter()
+            .map(|q| {
+                (p.x() as i32 - q.x() as i32)
+                    .abs()
+                    .max((p.y() as i32 - q.y() as i32).abs())
+            })
+            .min()
+            .unwrap_or(4)
+            .min(4)
+    };
+    let (cx, cy) = (board.width() as i32 / 2, board.height() as i32 / 2);
+    let centre = |p: Pos| (p.x() as i32 - cx).abs() + (p.y() as i32 - cy).abs();
+    let mut pts: Vec<Pos> = board.empty_points().collect();
+    pts.sort_by_key(|&p| (-dist(p), centre(p), p));
+    let Some(&first) = pts.first() else {
+        return Vec::new();
+    };
+    let mut out = vec![first];
+    let far = dist(first);
+    let opposite = |p: Pos| {
+        (p.x() as i32 - cx) * (first.x() as i32 - cx)
+            + (p.y() as i32 - cy) * (first.y() as i32 - cy)
+    };
+    if let Some(&second) = pts
+        .iter()
+        .filter(|&&p| p != first && dist(p) == far)
+        .min_by_key(|&&p| (opposite(p), centre(p), p))
+    {
+        out.push(second);
+    }
+    out.truncate(k);
+    out
 }
 
 #[cfg(test)]
