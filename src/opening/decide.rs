@@ -273,39 +273,83 @@ pub fn decide(
     budget: Budget,
 ) -> Result<Decision, OpeningError> {
     check_request(req)?;
-    let mut ev = Evaluator::new(search, budget);
-    let (action, eval, considered) = match (req.rule, req.step) {
-        (OpeningRule::Swap2, _) => swap2_step(req, &mut ev)?,
-        (_, Step::Open) => match req.rule {
-            OpeningRule::Rif | OpeningRule::Soosorv8 => open_renju(req, &mut ev)?,
-            OpeningRule::Swap1 => open_swap1(req, &mut ev)?,
-            _ => open_swap5(req, &mut ev)?,
-        },
-        (_, Step::Swap1) => {
-            let b = board_of(req, &req.stones)?;
-            colour_choice(&b, &mut ev, Color::White, true)
-        }
-        (_, Step::Color) => {
-            let b = board_of(req, &req.stones)?;
-            let held = b.side_to_move().opponent();
-            colour_choice(&b, &mut ev, held, false)
-        }
-        (_, Step::Move4) => move4(req, &mut ev)?,
-        (_, Step::Swap2) => soosorv_swap2(req, &mut ev)?,
-        (_, Step::Offer) => offer(req, &mut ev)?,
-        (_, Step::Choose) => choose(req, &mut ev)?,
-        (_, Step::Place) => place(req, &mut ev)?,
+    let (moves, offers) = if req.step == Step::Choose {
+        req.stones.split_at(4)
+    } else {
+        (&req.stones[..], &[][..])
     };
-    let mut after = req.stones.clone();
+    let board = board_of(req, moves)?;
+    decide_on(
+        req.rule,
+        req.step,
+        &board,
+        offers,
+        offer_count(req),
+        search,
+        budget,
+    )
+}
+
+/// The decision of `rule`'s `step` on any position: `board` as set up (its stones, colours
+/// and side to move), `offers` the fifth-move offers for [`Step::Choose`], `n` the number
+/// of offers for [`Step::Swap2`] and [`Step::Offer`]. Unlike [`decide`] the stone count is
+/// not checked, so the decisions can be tried on positions with more stones than the rule
+/// allows (tests with known verdicts do). Who decides:
+/// - [`Step::Swap1`]: the player holding the side to move, who may exchange colours;
+/// - [`Step::Swap2`] (Soosorv-8): black, to move, knowing N;
+/// - [`Step::Color`]: a player without a colour yet;
+/// - [`Step::Offer`]: black, to move; [`Step::Choose`]: white, black's offers given;
+/// - [`Step::Move4`], [`Step::Place`], [`Step::Open`]: the side to move.
+///
+/// Errors: [`OpeningError::NoSuchStep`], [`OpeningError::BadCount`] (N outside 1..=8 where
+/// it is needed), [`OpeningError::BoardFull`].
+pub fn decide_on(
+    rule: OpeningRule,
+    step: Step,
+    board: &Board,
+    offers: &[Pos],
+    n: u8,
+    search: &mut dyn Search,
+    budget: Budget,
+) -> Result<Decision, OpeningError> {
+    if !rule.steps().contains(&step) {
+        return Err(no_such_step(rule, step));
+    }
+    if matches!(step, Step::Swap2 | Step::Offer)
+        && rule != OpeningRule::Swap2
+        && !(1..=MAX_OFFERS).contains(&n)
+    {
+        return Err(OpeningError::BadCount(step));
+    }
+    let mut ev = Evaluator::new(search, budget);
+    let (action, eval, considered) = match (rule, step) {
+        (OpeningRule::Swap2, _) => swap2_step(board, &mut ev)?,
+        (_, Step::Open) => match rule {
+            OpeningRule::Rif | OpeningRule::Soosorv8 => open_renju(board, &mut ev)?,
+            OpeningRule::Swap1 => open_swap1(board, &mut ev)?,
+            _ => open_swap5(board, &mut ev)?,
+        },
+        (_, Step::Swap1) => colour_choice(board, &mut ev, board.side_to_move(), true),
+        (_, Step::Color) => {
+            let held = board.side_to_move().opponent();
+            colour_choice(board, &mut ev, held, false)
+        }
+        (_, Step::Move4) => move4(board, &mut ev)?,
+        (_, Step::Swap2) => soosorv_swap2(board, n, &mut ev)?,
+        (_, Step::Offer) => offer(board, n, &mut ev)?,
+        (_, Step::Choose) => choose(board, offers, &mut ev)?,
+        (_, Step::Place) => place(board, &mut ev)?,
+    };
+    let mut after = board.moves().to_vec();
     match &action {
         Action::Stones(s) => after.extend(s),
         Action::Move4 { at, .. } => after.push(*at),
         _ => {}
     }
     Ok(Decision {
-        rule: req.rule,
-        step: req.step,
-        opening: renju26::recognise(&after, req.width, req.height).map(|r| r.opening),
+        rule,
+        step,
+        opening: renju26::recognise(&after, board.width(), board.height()).map(|r| r.opening),
         action,
         eval,
         considered,
@@ -313,6 +357,19 @@ pub fn decide(
         searches: ev.searches,
         time_ms: ev.elapsed_ms(),
     })
+}
+
+fn no_such_step(rule: OpeningRule, step: Step) -> OpeningError {
+    OpeningError::NoSuchStep {
+        rule,
+        step,
+        steps: rule
+            .steps()
+            .iter()
+            .map(|s| s.name())
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
 }
 
 type Outcome = (Action, Eval, Vec<Considered>);
@@ -336,17 +393,7 @@ fn stones_fit(rule: OpeningRule, step: Step, n: usize) -> (String, bool) {
 
 fn check_request(req: &Request) -> Result<(), OpeningError> {
     if !req.rule.steps().contains(&req.step) {
-        return Err(OpeningError::NoSuchStep {
-            rule: req.rule,
-            step: req.step,
-            steps: req
-                .rule
-                .steps()
-                .iter()
-                .map(|s| s.name())
-                .collect::<Vec<_>>()
-                .join(" "),
-        });
+        return Err(no_such_step(req.rule, req.step));
     }
     let (expected, ok) = stones_fit(req.rule, req.step, req.stones.len());
     if !ok {
@@ -408,6 +455,17 @@ fn board_of(req: &Request, stones: &[Pos]) -> Result<Board, OpeningError> {
     Ok(b)
 }
 
+/// `board` with `stones` added in turn (the side to move first).
+fn with_stones(board: &Board, stones: &[Pos]) -> Result<Board, OpeningError> {
+    let mut b = board.clone();
+    for &p in stones {
+        b.check_move(p)
+            .map_err(|e| OpeningError::BadPosition(e.to_string()))?;
+        b.make(p);
+    }
+    Ok(b)
+}
+
 /// `p` if it is an empty point of `board`, else the quick move; `None` on a full board.
 fn legal(board: &Board, p: Pos) -> Option<Pos> {
     swap2::legal_or_quick(board, p)
@@ -422,8 +480,7 @@ fn offer_ok(board: &Board, p: Pos) -> bool {
 }
 
 /// Swap2 through [`swap2::decide`], with the first search as the evaluation.
-fn swap2_step(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
-    let board = board_of(req, &req.stones)?;
+fn swap2_step(board: &Board, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
     let mut first: Option<(Board, SearchResult)> = None;
     let total = ev_budget(ev);
     let answer = {
@@ -439,7 +496,7 @@ fn swap2_step(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError
             }
             r
         };
-        swap2::decide(&board, total, &mut cb)
+        swap2::decide(board, total, &mut cb)
     }
     .ok_or(OpeningError::BoardFull)?;
     let eval = first
@@ -463,18 +520,18 @@ fn ev_search(ev: &mut Evaluator, b: &Board, probe: &Probe) -> SearchResult {
 }
 
 /// RIF and Soosorv-8: the opening of the 26 (banned ones left out) closest to balance.
-fn open_renju(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
+fn open_renju(board: &Board, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
     let fits: Vec<(&RenjuOpening, [Pos; 3])> = renju26::OPENINGS
         .iter()
         .filter(|o| !o.banned)
-        .filter_map(|o| o.stones(req.width, req.height).map(|s| (o, s)))
+        .filter_map(|o| o.stones(board.width(), board.height()).map(|s| (o, s)))
         .collect();
     if fits.is_empty() {
         // A board too small for the 5x5 square: three stones near the centre instead.
-        return open_swap5_like(req, ev, 3);
+        return open_swap5_like(board, ev, 3);
     }
     pick_balanced(
-        req,
+        board,
         ev,
         fits.iter()
             .map(|(o, s)| (o.code.to_string(), s.to_vec()))
@@ -485,7 +542,7 @@ fn open_renju(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError
 /// Evaluates each candidate opening (stones from an empty board) and keeps the one whose
 /// score is closest to 0 (ties: the earlier one).
 fn pick_balanced(
-    req: &Request,
+    board: &Board,
     ev: &mut Evaluator,
     cands: Vec<(String, Vec<Pos>)>,
 ) -> Result<Outcome, OpeningError> {
@@ -493,7 +550,7 @@ fn pick_balanced(
     let mut best: Option<(usize, Eval)> = None;
     let total = cands.len();
     for (i, (label, stones)) in cands.iter().enumerate() {
-        let b = board_of(req, stones)?;
+        let b = with_stones(board, stones)?;
         let e = ev.eval(&b, total - i);
         considered.push(Considered {
             label: label.clone(),
@@ -513,8 +570,8 @@ fn pick_balanced(
 
 /// Swap1's opener: the black stone (tried over one quarter of the board) closest to
 /// balance.
-fn open_swap1(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
-    let (w, h) = (req.width, req.height);
+fn open_swap1(board: &Board, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
+    let (w, h) = (board.width(), board.height());
     let mut pts: Vec<Pos> = Vec::new();
     for y in 0..h.div_ceil(2) {
         for x in 0..w.div_ceil(2) {
@@ -530,7 +587,7 @@ fn open_swap1(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError
         .map(|i| pts[((i as f64 + 0.5) * step) as usize % pts.len()])
         .collect();
     pick_balanced(
-        req,
+        board,
         ev,
         chosen.iter().map(|p| (p.to_notation(), vec![*p])).collect(),
     )
@@ -538,28 +595,23 @@ fn open_swap1(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError
 
 /// Five-stone swap's opener: sampled positions of three black and two white stones near the
 /// centre, the one closest to balance.
-fn open_swap5(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
-    open_swap5_like(req, ev, 5)
+fn open_swap5(board: &Board, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
+    open_swap5_like(board, ev, 5)
 }
 
 fn open_swap5_like(
-    req: &Request,
+    board: &Board,
     ev: &mut Evaluator,
     stones: usize,
 ) -> Result<Outcome, OpeningError> {
-    let mut rng = SplitMix64::new(0x5eed_0000 + (req.width * 31 + req.height) as u64);
+    let (width, height) = (board.width(), board.height());
+    let mut rng = SplitMix64::new(0x5eed_0000 + (width * 31 + height) as u64);
     let mut cands = Vec::new();
     let mut tries = 0;
     while cands.len() < SWAP5_CANDIDATES && tries < 200 {
         tries += 1;
-        if let Some(s) = random_opening(
-            &mut rng,
-            req.width.min(req.height),
-            req.game_rule,
-            stones,
-            false,
-        ) {
-            if s.iter().all(|p| p.x() < req.width && p.y() < req.height) {
+        if let Some(s) = random_opening(&mut rng, width.min(height), board.rule(), stones, false) {
+            if s.iter().all(|p| p.x() < width && p.y() < height) {
                 let label = s
                     .iter()
                     .map(|p| p.to_notation())
@@ -572,7 +624,7 @@ fn open_swap5_like(
     if cands.is_empty() {
         return Err(OpeningError::BoardFull);
     }
-    pick_balanced(req, ev, cands)
+    pick_balanced(board, ev, cands)
 }
 
 /// A colour choice on `board` (searched for its side to move). `held` is the colour the
@@ -660,10 +712,9 @@ fn fifth_candidates(
 }
 
 /// Black's N offers: the N best candidates.
-fn offer(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
-    let board = board_of(req, &req.stones)?;
-    let n = offer_count(req) as usize;
-    let cands = fifth_candidates(&board, ev, n, 2);
+fn offer(board: &Board, n: u8, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
+    let n = n as usize;
+    let cands = fifth_candidates(board, ev, n, 2);
     if cands.len() < n {
         return Err(OpeningError::BoardFull);
     }
@@ -693,9 +744,7 @@ fn offer(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
 }
 
 /// White keeps the offer worst for black and plays move 6 in it.
-fn choose(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
-    let board = board_of(req, &req.stones[..4])?;
-    let offers = &req.stones[4..];
+fn choose(board: &Board, offers: &[Pos], ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
     let mut considered = Vec::new();
     let mut best: Option<(Pos, Eval)> = None;
     for (i, &p) in offers.iter().enumerate() {
@@ -749,12 +798,11 @@ fn choose(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
 /// Soosorv-8's move 4 and N: for each of the best few white moves, the value of black's N-th
 /// best offer for N in 1..=8; the (move, N) closest to 0 (ties: the smaller N, the better
 /// move).
-fn move4(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
-    let board = board_of(req, &req.stones)?;
+fn move4(board: &Board, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
     let parts = 1 + MOVE4_CANDIDATES;
-    let (base, lines) = ev.candidates(&board, 2 * MOVE4_CANDIDATES, Vec::new(), parts);
+    let (base, lines) = ev.candidates(board, 2 * MOVE4_CANDIDATES, Vec::new(), parts);
     // Mirror images of a move lead to mirror-image positions: keep one of each.
-    let syms = pattern_symmetries(&super::symmetry::stones_of(&board));
+    let syms = pattern_symmetries(&super::symmetry::stones_of(board));
     let mut moves: Vec<Pos> = Vec::new();
     for c in lines {
         if moves.len() < MOVE4_CANDIDATES
@@ -765,7 +813,7 @@ fn move4(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
         }
     }
     if moves.is_empty() {
-        moves.push(legal(&board, base.best).ok_or(OpeningError::BoardFull)?);
+        moves.push(legal(board, base.best).ok_or(OpeningError::BoardFull)?);
     }
     let mut considered = Vec::new();
     let mut best: Option<(Pos, u8, Eval)> = None;
@@ -806,10 +854,8 @@ fn move4(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
 
 /// Soosorv-8's second swap: black after move 4 and N swaps when black's N-th best offer
 /// (the one white would keep) leaves black worse.
-fn soosorv_swap2(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
-    let board = board_of(req, &req.stones)?;
-    let n = offer_count(req) as usize;
-    let cands = fifth_candidates(&board, ev, n, 2);
+fn soosorv_swap2(board: &Board, n: u8, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
+    let cands = fifth_candidates(board, ev, n as usize, 2);
     let worst = cands
         .iter()
         .min_by_key(|c| c.black)
@@ -838,17 +884,16 @@ fn soosorv_swap2(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningEr
 /// choice after them leaves us more than the best single stone does. The other colour's
 /// stone is chosen among its best moves and two quiet points away from the stones (a weak
 /// stone is what balances a strong one).
-fn place(req: &Request, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
-    let board = board_of(req, &req.stones)?;
+fn place(board: &Board, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
     let me = board.side_to_move();
     let pairs = 2usize;
     let per_pair = 3usize;
-    let (base, firsts) = ev.candidates(&board, pairs, Vec::new(), 1 + pairs * per_pair);
+    let (base, firsts) = ev.candidates(board, pairs, Vec::new(), 1 + pairs * per_pair);
     let single = firsts
         .first()
         .cloned()
         .or_else(|| {
-            legal(&board, base.best).map(|p| Candidate {
+            legal(board, base.best).map(|p| Candidate {
                 at: p,
                 black: base.black,
                 pv: vec![p],
@@ -1007,6 +1052,7 @@ mod tests {
                 score: from_stm,
                 pv: vec![best],
                 nodes: 1,
+                depth: 4,
                 lines,
                 ..Default::default()
             }
@@ -1110,5 +1156,120 @@ mod tests {
         assert_eq!(st.len(), 3);
         assert_eq!(d.considered.len(), 24, "the banned two left out");
         assert_eq!(d.opening.unwrap().code, "D1", "h10: distance 2, score 2");
+    }
+
+    /// A search whose multi-PV lines are the given points in order (those still empty and
+    /// not excluded), scored 100, 99, ... for black.
+    fn listing(order: Vec<Pos>) -> impl FnMut(&Board, &Probe) -> SearchResult {
+        move |b: &Board, p: &Probe| {
+            let stm = b.side_to_move();
+            let lines: Vec<crate::search::PvLine> = order
+                .iter()
+                .filter(|q| b.is_empty(**q) && !p.excluded.contains(q))
+                .take(p.multipv)
+                .enumerate()
+                .map(|(i, &q)| crate::search::PvLine {
+                    score: if stm == Color::Black {
+                        100 - i as i32
+                    } else {
+                        i as i32 - 100
+                    },
+                    pv: vec![q],
+                })
+                .collect();
+            SearchResult {
+                best: lines.first().map_or(quick_move(b), |l| l.pv[0]),
+                depth: 4,
+                nodes: 1,
+                lines,
+                ..Default::default()
+            }
+        }
+    }
+
+    fn pts(s: &str) -> Vec<Pos> {
+        crate::core::parse_point_list(s, 15, 15).unwrap()
+    }
+
+    #[test]
+    fn offers_skip_fives_forbidden_points_and_mirror_images() {
+        // Black: an open four on row 8 (g8 and l8 make fives) and the double-three shape of
+        // rules' first double-three example in the top-left corner (c12 forbidden).
+        let black = pts("h8,i8,j8,k8,b13,c13,d11,c10");
+        let white = pts("o1,m1,k1,o3,m3,k3,o5,m5");
+        let board =
+            Board::from_stones_to_move(15, 15, Rule::Renju, &black, &white, Color::Black).unwrap();
+        let c12 = pts("c12")[0];
+        assert!(
+            board.forbidden(c12).is_some(),
+            "test position: c12 is a double three"
+        );
+        let order = pts("g8,c12,l8,g7,a1,b1,n9,n8,n10");
+        let mut s = listing(order);
+        let d = decide_on(
+            OpeningRule::Rif,
+            Step::Offer,
+            &board,
+            &[],
+            5,
+            &mut s,
+            Budget::fixed(100),
+        )
+        .unwrap();
+        assert_eq!(d.action, Action::Offers(pts("g7,a1,b1,n9,n8")));
+        // Mirror images: D1 with white h7 is symmetric about the h column.
+        let board = board_of(
+            &req(OpeningRule::Rif, Step::Offer, "h8,h9,h10,h7", None),
+            &pts("h8,h9,h10,h7"),
+        )
+        .unwrap();
+        let mut s = listing(pts("g10,i10,g6,i6,h11,j10"));
+        let d = decide_on(
+            OpeningRule::Rif,
+            Step::Offer,
+            &board,
+            &[],
+            4,
+            &mut s,
+            Budget::fixed(100),
+        )
+        .unwrap();
+        assert_eq!(d.action, Action::Offers(pts("g10,g6,h11,j10")));
+    }
+
+    #[test]
+    fn choose_keeps_the_offer_worst_for_black() {
+        let board = board_of(
+            &req(OpeningRule::Rif, Step::Choose, "", None),
+            &pts("h8,h9,i9,i10"),
+        )
+        .unwrap();
+        // Black's score after each offer: the search scores white-to-move positions by the
+        // offer's column (a..o = 0..14) minus 7, from black's view.
+        let mut s = scripted(|b: &Board| {
+            let last = b.last_move();
+            if b.ply() == 5 {
+                last.x() as i32 - 7
+            } else {
+                0
+            }
+        });
+        let d = decide_on(
+            OpeningRule::Rif,
+            Step::Choose,
+            &board,
+            &pts("k10,f7,j11"),
+            3,
+            &mut s,
+            Budget::fixed(200),
+        )
+        .unwrap();
+        let Action::Choose { fifth, sixth } = d.action else {
+            panic!("{:?}", d.action)
+        };
+        assert_eq!(fifth, pts("f7")[0]);
+        assert!(board.is_empty(sixth) && sixth != fifth);
+        assert_eq!(d.considered.len(), 3);
+        assert_eq!(d.eval.black, -2);
     }
 }

@@ -132,6 +132,9 @@ pub const UNLIMITED_DECISION: Budget = Budget {
     hard_ms: 10_000,
 };
 
+/// How many forced replies [`Evaluator::eval`] follows at most.
+pub const FORCED_FOLLOW: usize = 3;
+
 /// Budgets above this many milliseconds count as "no limit".
 const UNLIMITED_THRESHOLD_MS: u64 = 24 * 3600 * 1000;
 
@@ -213,9 +216,38 @@ impl<'a> Evaluator<'a> {
 
     /// Judges `board` for its side to move with one search; `parts` is the number of
     /// searches the decision still means to run, this one included.
+    ///
+    /// A search that answers at depth 1 without a forced-win score (the engine answers a
+    /// forced block at once, with a static score) is followed: the reply is played and the
+    /// position after it judged instead, up to [`FORCED_FOLLOW`] times, so that a threat
+    /// sequence behind a forced reply shows in the score.
     pub fn eval(&mut self, board: &Board, parts: usize) -> Eval {
         let r = self.run(board, 1, Vec::new(), parts);
-        Eval::from_result(board, &r)
+        let mut e = Eval::from_result(board, &r);
+        let mut b = board.clone();
+        let mut last = r;
+        for _ in 0..FORCED_FOLLOW {
+            let p = last.best;
+            let forced = last.depth <= 1
+                && crate::search::mate_plies(last.score).is_none()
+                && b.contains(p)
+                && b.is_empty(p)
+                && b.result_of_move(p).is_none();
+            if !forced || self.elapsed_ms() >= self.budget.hard_ms {
+                break;
+            }
+            b.make(p);
+            let r2 = self.run(&b, 1, Vec::new(), parts);
+            let e2 = Eval::from_result(&b, &r2);
+            e.black = e2.black;
+            e.pv.truncate(e.pv.len().min(b.ply() - board.ply() - 1));
+            e.pv.push(p);
+            e.pv.extend(e2.pv.iter().copied());
+            e.depth = e2.depth + (b.ply() - board.ply()) as i32;
+            e.nodes += e2.nodes;
+            last = r2;
+        }
+        e
     }
 
     /// The best `k` root moves of `board` (multi-PV, skipping `excluded`), best first for
@@ -268,6 +300,7 @@ mod tests {
                 best: crate::search::quick_move(bd),
                 score: 50,
                 nodes: 7,
+                depth: 4,
                 ..Default::default()
             }
         };
@@ -283,12 +316,34 @@ mod tests {
     }
 
     #[test]
+    fn forced_replies_are_followed() {
+        // Depth 1 without a win score: the reply is played and the next position judged.
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        b.make(Pos::new(7, 7));
+        let mut s = |bd: &Board, _: &Probe| SearchResult {
+            best: crate::search::quick_move(bd),
+            pv: vec![crate::search::quick_move(bd)],
+            score: if bd.ply() == 1 { -5 } else { 300 },
+            depth: if bd.ply() == 1 { 1 } else { 6 },
+            nodes: 1,
+            ..Default::default()
+        };
+        let mut ev = Evaluator::new(&mut s, Budget::fixed(1000));
+        let e = ev.eval(&b, 1);
+        assert_eq!(ev.searches, 2);
+        assert_eq!(e.black, 300, "black to move after the forced white reply");
+        assert_eq!(e.pv.len(), 2);
+        assert_eq!(e.depth, 7);
+    }
+
+    #[test]
     fn shares_shrink_with_the_parts() {
         let mut seen = Vec::new();
         let mut s = |bd: &Board, p: &Probe| {
             seen.push(p.budget);
             SearchResult {
                 best: crate::search::quick_move(bd),
+                depth: 4,
                 ..Default::default()
             }
         };

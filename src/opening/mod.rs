@@ -19,7 +19,7 @@ pub mod suite;
 pub mod swap2;
 pub mod symmetry;
 
-pub use decide::{decide, Action, Considered, Decision, OpeningError, Request};
+pub use decide::{decide, decide_on, Action, Considered, Decision, OpeningError, Request};
 pub use eval::{EngineSearch, Eval, Evaluator, Probe, Search};
 
 use std::fmt;

@@ -261,6 +261,8 @@ fn quick_decision(req: &Request) -> Result<Decision, OpeningError> {
     let mut quick = |b: &Board, _: &Probe| SearchResult {
         best: quick_move(b),
         pv: vec![quick_move(b)],
+        // Not a forced reply: nothing to follow.
+        depth: 2,
         ..Default::default()
     };
     opening::decide(req, &mut quick, Budget::fixed(1))
