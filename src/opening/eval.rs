@@ -351,7 +351,6 @@ mod tests {
         let mut ev = Evaluator::new(&mut s, Budget::fixed(900));
         ev.eval(&b, 2);
         ev.eval(&b, 1);
-        drop(ev);
         assert!(
             seen[0].hard_ms <= 300 && seen[0].hard_ms >= 290,
             "{:?}",

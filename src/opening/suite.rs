@@ -323,7 +323,7 @@ pub fn parse_offset(line: &str, size: usize) -> Option<Vec<Pos>> {
         .filter(|s| !s.is_empty())
         .map(|s| s.parse::<i32>().ok())
         .collect::<Option<_>>()?;
-    if nums.is_empty() || nums.len() % 2 != 0 {
+    if nums.is_empty() || !nums.len().is_multiple_of(2) {
         return None;
     }
     let c = (size / 2) as i32;

@@ -196,8 +196,8 @@ impl<B: Brain, W: Write> Session<B, W> {
                     ));
                 }
                 let mut v = Vec::new();
-                for i in 0..black.len() {
-                    v.push(black[i]);
+                for (i, &p) in black.iter().enumerate() {
+                    v.push(p);
                     if let Some(&q) = white.get(i) {
                         v.push(q);
                     }
