@@ -7,7 +7,7 @@
 //! - [`renju26`]: the 26 openings and their recognition under all symmetries;
 //! - [`eval`]: the one evaluation decisions share ("how good is this position for each
 //!   colour", from a search, with its line) and the time split between searches;
-//! - [`decide`]: the decisions of each rule: swap after move 3, fifth-move offers and the
+//! - [`mod@decide`]: the decisions of each rule: swap after move 3, fifth-move offers and the
 //!   choice among them, Soosorv-8, Swap1, five-stone swap, continuous swap, and Swap2
 //!   through [`swap2`];
 //! - [`suite`]: balanced opening suites and their file formats.

@@ -10,7 +10,7 @@
 //! an unparsable reply. Every decision is kept in [`DecisionRecord`]s.
 //!
 //! Seats: seat 0 is the first player (the one who opens), seat 1 the second. Colours follow
-//! the decisions; [`Game::black_seat`] says who holds black.
+//! the decisions; the game keeps which seat holds black (`GameRecord::colors_swapped` after).
 
 use super::super::player::{parse_move_line, MoveReply, Player, Reply};
 use super::{Forfeit, Game, MoveRecord, Termination, UNLIMITED_TIME_LEFT};
