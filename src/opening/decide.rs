@@ -1272,4 +1272,64 @@ mod tests {
         assert_eq!(d.considered.len(), 3);
         assert_eq!(d.eval.black, -2);
     }
+
+    #[test]
+    fn continuous_swap_doubles_when_one_stone_leaves_us_worse() {
+        let board = board_of(
+            &req(OpeningRule::ContinuousSwap, Step::Place, "", None),
+            &pts("h8"),
+        )
+        .unwrap();
+        // Black's view: after white's single stone black is better by 300; after white's
+        // stone and a black stone near the centre by 400; after a quiet black stone even.
+        let mut s = scripted(|b: &Board| match b.ply() {
+            2 => 300,
+            3 => {
+                let l = b.last_move();
+                let d = (l.x() as i32 - 7).abs().max((l.y() as i32 - 7).abs());
+                if d >= 4 {
+                    0
+                } else {
+                    400
+                }
+            }
+            _ => 0,
+        });
+        let d = decide_on(
+            OpeningRule::ContinuousSwap,
+            Step::Place,
+            &board,
+            &[],
+            0,
+            &mut s,
+            Budget::fixed(500),
+        )
+        .unwrap();
+        let Action::Stones(st) = &d.action else {
+            panic!("{:?}", d.action)
+        };
+        assert_eq!(st.len(), 2, "{}", d.to_text());
+        let far = (st[1].x() as i32 - 7)
+            .abs()
+            .max((st[1].y() as i32 - 7).abs());
+        assert!(far >= 4, "the black stone is a quiet one: {}", d.to_text());
+        assert_eq!(d.eval.black, 0);
+        // When the single stone is good enough, one stone.
+        let mut s = scripted(|b: &Board| if b.ply() == 2 { -50 } else { 400 });
+        let d = decide_on(
+            OpeningRule::ContinuousSwap,
+            Step::Place,
+            &board,
+            &[],
+            0,
+            &mut s,
+            Budget::fixed(500),
+        )
+        .unwrap();
+        assert!(
+            matches!(&d.action, Action::Stones(v) if v.len() == 1),
+            "{}",
+            d.to_text()
+        );
+    }
 }
