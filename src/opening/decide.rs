@@ -550,6 +550,9 @@ fn pick_balanced(
     let mut best: Option<(usize, Eval)> = None;
     let total = cands.len();
     for (i, (label, stones)) in cands.iter().enumerate() {
+        if i > 0 && !ev.can_afford() {
+            break;
+        }
         let b = with_stones(board, stones)?;
         let e = ev.eval(&b, total - i);
         considered.push(Considered {
@@ -668,7 +671,7 @@ fn fifth_candidates(
     for c in first {
         admit(&mut out, c, &syms);
     }
-    if out.len() < want {
+    if out.len() < want && ev.can_afford() {
         let excluded: Vec<Pos> = board
             .empty_points()
             .filter(|&p| {
@@ -751,6 +754,10 @@ fn choose(board: &Board, offers: &[Pos], ev: &mut Evaluator) -> Result<Outcome, 
         if !board.contains(p) || !board.is_empty(p) {
             continue;
         }
+        if best.is_some() && !ev.can_afford() {
+            // Out of time: the offers not searched are not kept.
+            break;
+        }
         let e = if board.forbidden(p).is_some() {
             // A forbidden offer loses for black at once: white keeps it.
             Eval {
@@ -819,6 +826,9 @@ fn move4(board: &Board, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
     let mut best: Option<(Pos, u8, Eval)> = None;
     let count = moves.len();
     for (i, &m4) in moves.iter().enumerate() {
+        if i > 0 && !ev.can_afford() {
+            break;
+        }
         let mut b = board.clone();
         b.make(m4);
         let cands = fifth_candidates(&b, ev, MAX_OFFERS as usize, count - i);
@@ -912,11 +922,17 @@ fn place(board: &Board, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
         let firsts: Vec<Candidate> = firsts.into_iter().take(pairs).collect();
         let count = firsts.len();
         for (i, c) in firsts.iter().enumerate() {
+            if !ev.can_afford() {
+                break;
+            }
             let mut b = board.clone();
             b.make(c.at);
             let left = (count - i) * per_pair;
             let (_, mut replies) = ev.candidates(&b, 4, Vec::new(), left);
             for (j, q) in quiet_points(&b, 2).into_iter().enumerate() {
+                if !ev.can_afford() {
+                    break;
+                }
                 let mut bq = b.clone();
                 bq.make(q);
                 let e = ev.eval(&bq, left - 1 - j);

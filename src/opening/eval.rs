@@ -147,6 +147,8 @@ pub struct Evaluator<'a> {
     pub nodes: u64,
     /// Searches run so far.
     pub searches: usize,
+    /// Shortest wall time of a search so far, in ms (the engine's fixed cost per search).
+    min_wall_ms: Option<u64>,
 }
 
 impl<'a> Evaluator<'a> {
@@ -164,6 +166,18 @@ impl<'a> Evaluator<'a> {
             start: Instant::now(),
             nodes: 0,
             searches: 0,
+            min_wall_ms: None,
+        }
+    }
+
+    /// Whether another search fits in the time left: always before the first; after it,
+    /// when at least twice the shortest search so far (wall time, the engine's fixed cost
+    /// included) is left. Decisions that weigh many options stop weighing when not.
+    pub fn can_afford(&self) -> bool {
+        let left = self.budget.hard_ms.saturating_sub(self.elapsed_ms());
+        match self.min_wall_ms {
+            None => left > 0,
+            Some(w) => left >= 2 * w.max(1),
         }
     }
 
@@ -193,7 +207,10 @@ impl<'a> Evaluator<'a> {
     /// Runs one search with exactly `probe` (for callers that split the time themselves),
     /// counting it in the totals.
     pub fn search_raw(&mut self, board: &Board, probe: &Probe) -> SearchResult {
+        let t0 = Instant::now();
         let r = self.search.search(board, probe);
+        let wall = t0.elapsed().as_millis().min(u64::MAX as u128) as u64;
+        self.min_wall_ms = Some(self.min_wall_ms.map_or(wall, |m| m.min(wall)));
         self.nodes += r.nodes;
         self.searches += 1;
         r
