@@ -479,9 +479,10 @@ fn offer_ok(board: &Board, p: Pos) -> bool {
         && !board.is_five(Color::Black, p)
 }
 
-/// Swap2 through [`swap2::decide`], with the first search as the evaluation.
+/// Swap2 through [`swap2::decide`]. The evaluation is that of the search behind the answer:
+/// the chosen three stones' at stage A, the first search at stages B and C.
 fn swap2_step(board: &Board, ev: &mut Evaluator) -> Result<Outcome, OpeningError> {
-    let mut first: Option<(Board, SearchResult)> = None;
+    let mut seen: Vec<(Board, SearchResult)> = Vec::new();
     let total = ev_budget(ev);
     let answer = {
         let mut cb = |b: &Board, bu: Budget| {
@@ -491,18 +492,38 @@ fn swap2_step(board: &Board, ev: &mut Evaluator) -> Result<Outcome, OpeningError
                 excluded: Vec::new(),
             };
             let r = ev_search(ev, b, &probe);
-            if first.is_none() {
-                first = Some((b.clone(), r.clone()));
-            }
+            seen.push((b.clone(), r.clone()));
             r
         };
         swap2::decide(board, total, &mut cb)
     }
     .ok_or(OpeningError::BoardFull)?;
-    let eval = first
-        .map(|(b, r)| Eval::from_result(&b, &r))
+    let behind = match answer {
+        Swap2Answer::Three(ps) => seen.iter().position(|(b, _)| b.moves() == ps),
+        _ => None,
+    }
+    .unwrap_or(0);
+    let considered = match answer {
+        Swap2Answer::Three(_) => seen
+            .iter()
+            .map(|(b, r)| Considered {
+                label: b
+                    .moves()
+                    .iter()
+                    .map(|p| p.to_notation())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                stones: b.moves().to_vec(),
+                black: Eval::from_result(b, r).black,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let eval = seen
+        .get(behind)
+        .map(|(b, r)| Eval::from_result(b, r))
         .unwrap_or_default();
-    Ok((Action::Swap2(answer), eval, Vec::new()))
+    Ok((Action::Swap2(answer), eval, considered))
 }
 
 /// The time the evaluator has left, as a budget for a callee that splits it itself.
