@@ -294,6 +294,33 @@ fn decisions_on_positions_with_known_verdicts() {
     }
 }
 
+/// V0111 of the VCF data: black to move has no VCF but wins by a VCT (both proved by the
+/// solver here): a player choosing a colour takes black, the holder of black keeps it.
+#[test]
+fn black_winning_by_vct_is_taken() {
+    let board = Board::from_stones_to_move(
+        15,
+        15,
+        Rule::Renju,
+        &pts("g9,h8,h10,i9,j10,k9"),
+        &pts("f8,h9,i7,i11,j8,k11"),
+        Color::Black,
+    )
+    .unwrap();
+    assert_eq!(
+        threat::solve(&board, false, 5000).result,
+        threat::SolveResult::None
+    );
+    assert_eq!(
+        threat::solve(&board, true, 10_000).result,
+        threat::SolveResult::Win
+    );
+    let d = decide_here(OpeningRule::ContinuousSwap, Step::Color, &board, &[], 0);
+    assert_eq!(d.action, Action::Color(Color::Black), "{}", d.to_text());
+    let d = decide_here(OpeningRule::Soosorv8, Step::Swap1, &board, &[], 0);
+    assert_eq!(d.action, Action::Swap(false), "{}", d.to_text());
+}
+
 /// Decisions keep within the time given (generously: the machine may be loaded).
 #[test]
 fn decisions_keep_to_their_time() {
