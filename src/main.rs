@@ -38,6 +38,9 @@ enum Command {
     Selfplay(tianyuan::train::selfplay::SelfplayArgs),
     /// Fit the evaluation and move-ordering weights to self-play games.
     Tune(tianyuan::train::tune::TuneArgs),
+    /// Opening tools: identify a renju opening, make an opening-rule decision, generate a
+    /// balanced opening suite.
+    Openings(tianyuan::openings_cli::OpeningsArgs),
     /// Run the protocol engine (the default when no subcommand is given).
     Protocol,
 }
@@ -83,6 +86,7 @@ fn main() {
         Some(Command::Match(a)) => tianyuan::arena::run(a),
         Some(Command::Selfplay(a)) => tianyuan::train::selfplay::run(&a),
         Some(Command::Tune(a)) => tianyuan::train::tune::run(&a),
+        Some(Command::Openings(a)) => tianyuan::openings_cli::run(&a),
     };
     std::process::exit(code);
 }

@@ -113,6 +113,20 @@ pub struct MatchArgs {
     /// reusing it with START.
     #[arg(long)]
     pub restart_each_game: bool,
+    /// Opening rule played through the protocol before each game (docs/openings.md §6):
+    /// swap2 (SWAP2BOARD), rif, soosorv8, swap1, swap5, cswap (the OPENING command). The
+    /// pair's first engine of a game opens; colours follow the decisions.
+    #[arg(long = "opening-rule", value_name = "RULE", value_parser = parse_opening_rule)]
+    pub opening_rule: Option<crate::opening::OpeningRule>,
+    /// RIF: number of fifth-move offers (1..=8).
+    #[arg(long = "opening-n", default_value_t = 2)]
+    pub opening_n: u8,
+}
+
+fn parse_opening_rule(s: &str) -> Result<crate::opening::OpeningRule, String> {
+    crate::opening::OpeningRule::parse(s).ok_or_else(|| {
+        format!("unknown opening rule '{s}' (swap2, rif, soosorv8, swap1, swap5, cswap)")
+    })
 }
 
 fn parse_rule(s: &str) -> Result<Rule, String> {
@@ -259,6 +273,15 @@ impl MatchConfig {
         if sprt.is_some() && engines.len() != 2 {
             return Err(usage("--sprt needs exactly two engines".into()));
         }
+        if args.opening_rule.is_some() && args.openings.is_some() {
+            return Err(usage(
+                "--opening-rule and --openings exclude each other: the rule makes the opening"
+                    .into(),
+            ));
+        }
+        if !(1..=crate::opening::MAX_OFFERS).contains(&args.opening_n) {
+            return Err(usage("--opening-n must be 1..=8".into()));
+        }
         let mut openings = match &args.openings {
             Some(p) => read_openings(p, size, args.rule)?,
             None => Vec::new(),
@@ -303,6 +326,12 @@ impl MatchConfig {
                 start_timeout_ms: args.start_timeout_ms,
                 max_memory_bytes: args.memory_mb.saturating_mul(1 << 20),
                 draw_200: args.draw_200,
+                opening_rule: args
+                    .opening_rule
+                    .map(|rule| referee::opening_phase::OpeningPlan {
+                        rule,
+                        n: args.opening_n,
+                    }),
             },
             games_per_pair,
             openings,
@@ -332,12 +361,24 @@ pub struct Job {
 }
 
 impl Job {
-    /// Engine indices of black and white.
+    /// Engine indices of the first and the second player: black and white unless an opening
+    /// rule swapped them (see [`Job::colors`]).
     pub fn seats(&self) -> [usize; 2] {
         if self.a_black {
             [self.a, self.b]
         } else {
             [self.b, self.a]
+        }
+    }
+
+    /// Engine indices of black and white in the game as played: [`Job::seats`], exchanged
+    /// when the opening rule gave black to the second player.
+    pub fn colors(&self, rec: &GameRecord) -> [usize; 2] {
+        let s = self.seats();
+        if rec.colors_swapped {
+            [s[1], s[0]]
+        } else {
+            s
         }
     }
 }
@@ -451,7 +492,7 @@ impl Tally {
 
     fn credit(&mut self, job: &Job, rec: &GameRecord, sprt: Option<&SprtParams>) -> Option<String> {
         self.played += 1;
-        let seats = job.seats();
+        let seats = job.colors(rec);
         let pr = self
             .pairs
             .iter_mut()
@@ -564,10 +605,10 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
         tc.inc_ms,
         cfg.game.tolerance_ms,
         total,
-        if cfg.openings.is_empty() {
-            String::new()
-        } else {
-            format!(", {} openings", cfg.openings.len())
+        match (&cfg.game.opening_rule, cfg.openings.is_empty()) {
+            (Some(p), _) => format!(", opening rule {}", p.rule),
+            (None, true) => String::new(),
+            (None, false) => format!(", {} openings", cfg.openings.len()),
         },
         workers
     );
@@ -627,7 +668,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
         };
         let job = fin.job;
         let rec = &fin.record;
-        let seats = job.seats();
+        let seats = job.colors(rec);
         let opening = job.opening.map(|i| cfg.openings[i].name.as_str());
         let line = format!(
             "Finished game {} ({} vs {}{}): {}",
@@ -808,7 +849,7 @@ fn worker(sh: &Shared, tx: mpsc::Sender<Finished>) {
         // An engine that forfeited is restarted for its next game.
         if record.termination.is_forfeit() {
             if let Some(l) = record.loser() {
-                if let Some(mut p) = procs[seats[l.index()]].take() {
+                if let Some(mut p) = procs[job.colors(&record)[l.index()]].take() {
                     p.kill();
                 }
             }
@@ -872,6 +913,8 @@ fn unplayed(seat: usize, detail: String, opening: &[crate::core::Pos]) -> GameRe
         termination: Termination::Crash { detail },
         moves,
         log: Vec::new(),
+        colors_swapped: false,
+        decisions: Vec::new(),
     }
 }
 
@@ -957,7 +1000,7 @@ fn write_game(
     job: &Job,
     rec: &GameRecord,
 ) -> Result<(), ArenaError> {
-    let seats = job.seats();
+    let seats = job.colors(rec);
     let info = record::RecordInfo {
         number: job.index + 1,
         size: cfg.game.size,
@@ -965,6 +1008,7 @@ fn write_game(
         black: &names[seats[0]],
         white: &names[seats[1]],
         opening: job.opening.map(|i| cfg.openings[i].name.as_str()),
+        opening_rule: cfg.game.opening_rule.map(|p| p.rule.name()),
     };
     let stem = format!("game-{:04}", job.index + 1);
     write_file(
@@ -1040,6 +1084,9 @@ struct JsonGame<'a> {
     termination: &'a Termination,
     moves: Vec<String>,
     times_ms: Vec<u64>,
+    /// The opening rule's decisions (empty without one).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    opening_decisions: &'a [referee::opening_phase::DecisionRecord],
 }
 
 #[derive(serde::Serialize)]
@@ -1057,6 +1104,8 @@ struct JsonPair<'a> {
 struct JsonOut<'a> {
     engines: Vec<JsonEngine<'a>>,
     rule: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opening_rule: Option<&'static str>,
     size: usize,
     time_control: TimeControl,
     tolerance_ms: u64,
@@ -1086,6 +1135,7 @@ fn results_json(
             })
             .collect(),
         rule: cfg.game.rule.name(),
+        opening_rule: cfg.game.opening_rule.map(|p| p.rule.name()),
         size: cfg.game.size,
         time_control: cfg.game.tc,
         tolerance_ms: cfg.game.tolerance_ms,
@@ -1109,7 +1159,7 @@ fn results_json(
             .iter()
             .flatten()
             .map(|(job, rec)| {
-                let seats = job.seats();
+                let seats = job.colors(rec);
                 JsonGame {
                     number: job.index + 1,
                     black: seats[0],
@@ -1124,6 +1174,7 @@ fn results_json(
                     termination: &rec.termination,
                     moves: rec.moves.iter().map(|m| m.pos.to_notation()).collect(),
                     times_ms: rec.moves.iter().map(|m| m.time_ms).collect(),
+                    opening_decisions: &rec.decisions,
                 }
             })
             .collect(),

@@ -3,7 +3,10 @@
 //! Three line forms are read (blank lines and `#` comments are skipped):
 //! - `<code> <size> rule=<rule> moves=<m1>,<m2>,... name=<text>` (the 26 renju openings);
 //! - `<suite>-<nn> <size> rule=<rule|any> moves=<m1>,... src=<text>` (opening suites);
-//! - a plain list of moves `h8,h9,i10` (commas and/or spaces), for the match's board size.
+//! - a plain list of moves `h8,h9,i10` (commas and/or spaces), for the match's board size;
+//! - c-gomoku-cli's `pos` lines (`h8h9i10`) and Gomocup's `offset` lines (`0,0, 0,1, 1,2`,
+//!   offsets from `(size / 2, size / 2)`), as `pbrain-tianyuan openings generate` writes them
+//!   (docs/openings.md §3).
 //!
 //! Points are human notation, column letter then row number (`h8` = `7,7`, row 1 at the top:
 //! docs/rules.md §1), in play order from black. Lines for another board size are skipped (and
@@ -123,6 +126,17 @@ pub fn parse_openings(
                 None => None,
             };
             (name, line_size, moves_text.to_string())
+        } else if let Some(moves) = crate::opening::suite::parse_pos(line, size)
+            .or_else(|| crate::opening::suite::parse_offset(line, size))
+        {
+            let name = format!("line {n}");
+            check_playable(&moves, size, rule).map_err(|m| (n, format!("{name}: {m}")))?;
+            out.push(Opening {
+                name,
+                moves,
+                rule: None,
+            });
+            continue;
         } else {
             (
                 format!("line {n}"),
@@ -176,43 +190,7 @@ fn check_playable(moves: &[Pos], size: usize, rule: Rule) -> Result<(), String> 
     Ok(())
 }
 
-/// A small deterministic generator (SplitMix64) for the opening shuffle, so that a seed gives
-/// the same order on every platform.
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator with this seed.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A uniform value in `0..n` (`n > 0`), by rejection so there is no modulo bias.
-    pub fn below(&mut self, n: u64) -> u64 {
-        let zone = u64::MAX - u64::MAX % n;
-        loop {
-            let v = self.next_u64();
-            if v < zone {
-                return v % n;
-            }
-        }
-    }
-}
-
-/// Shuffles in place (Fisher-Yates) with a [`SplitMix64`] seeded by `seed`.
-pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut rng = SplitMix64::new(seed);
-    for i in (1..items.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        items.swap(i, j);
-    }
-}
+pub use crate::opening::suite::{shuffle, SplitMix64};
 
 #[cfg(test)]
 mod tests {
@@ -225,10 +203,14 @@ mod tests {
             suite-01 20 rule=freestyle moves=d18,e19,h19 src=x y z\n\
             suite-02 15 rule=any moves=h8,i9 src=a\n\
             \n\
-            h8, h9 i10\n";
+            h8, h9 i10\n\
+            h8h9i10\n\
+            0,0, 0,1, 1,2\n";
         let (o, skipped) = parse_openings(text, 15, Rule::Renju).unwrap();
         assert_eq!(skipped, 1);
-        assert_eq!(o.len(), 3);
+        assert_eq!(o.len(), 5);
+        assert_eq!(o[3].moves, o[2].moves, "pos form");
+        assert_eq!(o[4].moves, o[2].moves, "offset form");
         assert_eq!(o[0].name, "D1");
         assert_eq!(o[0].rule, Some(Rule::Renju));
         assert_eq!(o[1].rule, None);
@@ -286,21 +268,5 @@ mod tests {
             read_openings(Path::new("/nonexistent/openings.txt"), 15, Rule::Freestyle),
             Err(OpeningError::Io { .. })
         ));
-    }
-
-    #[test]
-    fn shuffle_is_a_seeded_permutation() {
-        let mut a: Vec<u32> = (0..26).collect();
-        let mut b = a.clone();
-        shuffle(&mut a, 7);
-        shuffle(&mut b, 7);
-        assert_eq!(a, b);
-        let mut sorted = a.clone();
-        sorted.sort();
-        assert_eq!(sorted, (0..26).collect::<Vec<_>>());
-        let mut c: Vec<u32> = (0..26).collect();
-        shuffle(&mut c, 8);
-        assert_ne!(a, c);
-        assert_ne!(a, (0..26).collect::<Vec<_>>());
     }
 }

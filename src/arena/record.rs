@@ -33,6 +33,8 @@ pub struct RecordInfo<'a> {
     pub white: &'a str,
     /// Opening name, if the game started from one.
     pub opening: Option<&'a str>,
+    /// The opening rule played, if any (its decisions go into the SGF comment).
+    pub opening_rule: Option<&'a str>,
 }
 
 /// The psq text of a game (see the module docs).
@@ -80,6 +82,20 @@ pub fn to_sgf(info: &RecordInfo, game: &GameRecord) -> String {
     let mut comment = String::new();
     if let Some(o) = info.opening {
         comment.push_str(&format!("opening {o}; "));
+    }
+    if let Some(r) = info.opening_rule {
+        comment.push_str(&format!("opening rule {r}:"));
+        for d in &game.decisions {
+            comment.push_str(&format!(
+                " [{} {} ({}) {} -> {}]",
+                if d.seat == 0 { "first" } else { "second" },
+                d.color,
+                d.time_ms,
+                d.request,
+                d.answer
+            ));
+        }
+        comment.push_str("; ");
     }
     comment.push_str(&result_phrase(game));
     let mut s = format!(
@@ -148,6 +164,8 @@ mod tests {
                 mv(0, 0, Color::Black, 3, false),
             ],
             log: Vec::new(),
+            colors_swapped: false,
+            decisions: Vec::new(),
         }
     }
 
@@ -160,6 +178,7 @@ mod tests {
             black: "A",
             white: "B",
             opening: Some("D1"),
+            opening_rule: None,
         };
         assert_eq!(
             to_psq(&info, &game()),
@@ -176,6 +195,7 @@ mod tests {
             black: "A]",
             white: "B",
             opening: Some("D1"),
+            opening_rule: None,
         };
         let s = to_sgf(&info, &game());
         assert!(s.starts_with("(;FF[4]GM[4]CA[UTF-8]AP[tianyuan:"), "{s}");

@@ -19,8 +19,12 @@
 //! `TURN x,y`; after that each request is `TURN` with the opponent's last move. Every request
 //! is preceded by `INFO time_left`.
 //!
-//! Seats are indexed by colour (`players[0]` is black). A later variant with more colours
-//! needs only a longer seat array and its own win rule.
+//! Seats: `players[0]` is the first player, who holds black unless an opening rule
+//! ([`GameConfig::opening_rule`], docs/openings.md §6) gives the colours the other way round;
+//! the opening dialogue is in [`opening_phase`]. A later variant with more colours needs only
+//! a longer seat array and its own win rule.
+
+pub mod opening_phase;
 
 use super::player::{MoveReply, Player, Reply};
 use crate::board::{Board, ForbiddenKind, GameResult};
@@ -78,6 +82,9 @@ pub struct GameConfig {
     pub max_memory_bytes: u64,
     /// Draw a renju game once [`RENJU_DRAW_STONES`] stones are on the board.
     pub draw_200: bool,
+    /// An opening rule played through the protocol before normal play (docs/openings.md §6);
+    /// `None`: the game starts from the opening stones as given.
+    pub opening_rule: Option<opening_phase::OpeningPlan>,
 }
 
 /// How a game ended.
@@ -184,6 +191,10 @@ pub struct GameRecord {
     pub moves: Vec<MoveRecord>,
     /// Protocol transcript of both engines merged by time: `(ms, seat letter, dir, text)`.
     pub log: Vec<String>,
+    /// The opening rule gave black to the second player (`players[1]`).
+    pub colors_swapped: bool,
+    /// The opening rule's decisions, in order.
+    pub decisions: Vec<opening_phase::DecisionRecord>,
 }
 
 impl GameRecord {
@@ -241,13 +252,13 @@ pub fn play_game(
     let (winner, termination) = match result {
         Ok((winner, t)) => (winner, t),
         Err((loser, t)) => {
-            players[loser.index()].note(format!("forfeit: {}", t.describe()));
+            players[g.seat_of(loser)].note(format!("forfeit: {}", t.describe()));
             (Some(loser.opponent()), t)
         }
     };
     let mut log = Vec::new();
     for (seat, p) in players.iter_mut().enumerate() {
-        let tag = if seat == 0 { 'B' } else { 'W' };
+        let tag = if seat == g.black_seat { 'B' } else { 'W' };
         for e in p.take_log() {
             log.push((
                 e.at,
@@ -268,6 +279,8 @@ pub fn play_game(
         termination,
         moves: g.moves,
         log: log.into_iter().map(|(_, _, s)| s).collect(),
+        colors_swapped: g.black_seat == 1,
+        decisions: g.decisions,
     }
 }
 
@@ -279,6 +292,12 @@ struct Game<'a> {
     board: Board,
     moves: Vec<MoveRecord>,
     opening_len: usize,
+    /// The seat (index into the players) holding black: 0 unless an opening rule swapped.
+    black_seat: usize,
+    /// Game clock left per seat, in ms.
+    left_ms: [i64; 2],
+    /// Opening-rule decisions so far.
+    decisions: Vec<opening_phase::DecisionRecord>,
 }
 
 impl<'a> Game<'a> {
@@ -301,6 +320,18 @@ impl<'a> Game<'a> {
             board,
             moves,
             opening_len: opening.len(),
+            black_seat: 0,
+            left_ms: [cfg.tc.game_ms as i64; 2],
+            decisions: Vec::new(),
+        }
+    }
+
+    /// The seat holding `color`.
+    fn seat_of(&self, color: Color) -> usize {
+        if color == Color::Black {
+            self.black_seat
+        } else {
+            1 - self.black_seat
         }
     }
 
@@ -362,19 +393,25 @@ impl<'a> Game<'a> {
             })?;
         }
 
-        let mut left_ms = [cfg.tc.game_ms as i64; 2];
+        if let Some(plan) = cfg.opening_rule {
+            if let Some(end) = self.opening_phase(plan, players)? {
+                return Ok(end);
+            }
+            // Everyone gets the whole position (BOARD) at its next request.
+            self.opening_len = self.moves.len();
+        }
         let mut asked = [false; 2];
         loop {
             let color = self.board.side_to_move();
-            let seat = color.index();
+            let seat = self.seat_of(color);
             let request = self.request_for(color, asked[seat]);
             asked[seat] = true;
             let time_left = if cfg.tc.game_ms > 0 {
-                left_ms[seat]
+                self.left_ms[seat]
             } else {
                 UNLIMITED_TIME_LEFT
             };
-            let limit = cfg.tc.move_limit_ms(left_ms[seat], cfg.tolerance_ms);
+            let limit = cfg.tc.move_limit_ms(self.left_ms[seat], cfg.tolerance_ms);
             let p = &mut *players[seat];
             p.send(&format!("INFO time_left {time_left}\n"))
                 .map_err(|e| {
@@ -412,7 +449,7 @@ impl<'a> Game<'a> {
             };
             let elapsed_ms = elapsed.as_millis() as i64;
             if cfg.tc.game_ms > 0 {
-                left_ms[seat] = left_ms[seat] - elapsed_ms + cfg.tc.inc_ms as i64;
+                self.left_ms[seat] = self.left_ms[seat] - elapsed_ms + cfg.tc.inc_ms as i64;
             }
             let pos = self
                 .check_point(x, y)
@@ -535,6 +572,7 @@ mod tests {
             start_timeout_ms: 5000,
             max_memory_bytes: 367_001_600,
             draw_200: false,
+            opening_rule: None,
         };
         let s = info_block(&cfg, &[("thread_num".into(), "2".into())]);
         assert_eq!(
@@ -558,6 +596,7 @@ mod tests {
             start_timeout_ms: 5000,
             max_memory_bytes: 0,
             draw_200: false,
+            opening_rule: None,
         };
         let mut g = Game::new(&cfg, &[]);
         assert_eq!(g.request_for(Color::Black, false), "BEGIN\n");

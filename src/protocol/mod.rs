@@ -5,7 +5,7 @@
 //! - [`session`]: the executor ([`Session`]) holding the game, the `INFO` settings and the
 //!   running search job;
 //! - [`mod@format`]: reply lines and the single output writer;
-//! - [`swap2`]: swap2 opening decisions (kept free of protocol text);
+//! - [`swap2`]: swap2 opening decisions (now [`crate::opening::swap2`], re-exported here);
 //! - [`io`]: line framing and the stdin reader thread.
 //!
 //! Threads: the reader thread turns stdin into [`Event`]s; the main thread runs the
@@ -17,7 +17,7 @@ pub mod format;
 pub mod io;
 pub mod parse;
 pub mod session;
-pub mod swap2;
+pub use crate::opening::swap2;
 
 pub use parse::{parse_line, Command, ParseError};
 pub use session::{Brain, Event, Flow, Session, Settings};

@@ -21,6 +21,8 @@
 //!   delay is subtracted; a watchdog raises the stop flag shortly after the hard limit in
 //!   case the search overruns.
 
+mod opening;
+
 use super::format::{self, Out};
 use super::parse::{Assembled, Assembler, Body, BodyKind, Command, Coord, Info, ParseError};
 use super::swap2::{self, Swap2Answer};
@@ -243,6 +245,8 @@ enum JobKind {
     Swap2,
     /// `SOLVE`: a VCF, or a VCT, of the side to move (answers a `SOLVE` line, plays nothing).
     Solve { vct: bool },
+    /// An opening-rule decision (`yxswap2step`, `yxsoosorvstep`, `OPENING`).
+    Opening(opening::Style, Box<crate::opening::Request>),
 }
 
 /// What a job returns.
@@ -250,6 +254,7 @@ enum JobOutput {
     Move(SearchResult),
     Swap2(Option<Swap2Answer>),
     Solve(crate::search::threat::SolveReport),
+    Opening(Result<crate::opening::Decision, crate::opening::OpeningError>),
 }
 
 /// A running search job.
@@ -645,6 +650,16 @@ impl<B: Brain, W: Write> Session<B, W> {
                 }
             }
             Command::Body(BodyKind::Swap2Board, body) => self.swap2(body, at),
+            Command::YxSwap2Step(k) => self.opening_command(opening::Asked::swap2(k), at),
+            Command::YxSoosorvStep1 => {
+                self.opening_command(opening::Asked::soosorv(1, None, None), at)
+            }
+            Command::Body(BodyKind::YxSoosorv { step, n }, body) => {
+                self.opening_command(opening::Asked::soosorv(step, n, Some(body)), at)
+            }
+            Command::Body(BodyKind::Opening { rule, step, n }, body) => {
+                self.opening_command(opening::Asked::opening(rule, step, n, body), at)
+            }
             Command::YxNbest(k) => {
                 let k = k.clamp(1, MAX_MULTIPV as i64) as usize;
                 self.request_move(at, true, k)
@@ -1221,6 +1236,9 @@ impl<B: Brain, W: Write> Session<B, W> {
             (JobKind::Move { nbest }, Some(JobOutput::Move(r))) => self.finish_move(r, nbest),
             (JobKind::Swap2, Some(JobOutput::Swap2(a))) => self.finish_swap2(a),
             (JobKind::Solve { vct }, Some(JobOutput::Solve(r))) => self.finish_solve(vct, &r),
+            (JobKind::Opening(style, _), Some(JobOutput::Opening(d))) => {
+                self.finish_opening(style, d)
+            }
             (kind, _) => {
                 // The search failed: answer with the quick move rather than nothing.
                 self.message("search failed; playing the quick move");
@@ -1310,6 +1328,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 let a = swap2::decide(board, Budget::fixed(0), &mut quick);
                 self.finish_swap2(a);
             }
+            JobKind::Opening(style, req) => self.answer_opening_quickly(style, &req),
             JobKind::Solve { vct } => {
                 let r = crate::search::threat::SolveReport {
                     result: crate::search::threat::SolveResult::Unknown,
