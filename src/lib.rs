@@ -8,7 +8,8 @@
 //! - [`engine`]: the facade that protocol, CLI and match code use;
 //! - [`protocol`]: the Piskvork/Gomocup protocol on stdin/stdout;
 //! - [`arena`]: engine-against-engine matches with a referee;
-//! - [`cli`]: the one-shot command-line tools (`forbidden`, `analyze`, `solve`, `bench`).
+//! - [`cli`]: the one-shot command-line tools (`forbidden`, `analyze`, `solve`, `bench`);
+//! - [`web`]: the web board, a local HTTP server with a page and a JSON API (`serve`).
 #![warn(missing_docs)]
 
 pub mod arena;
@@ -22,3 +23,4 @@ pub mod protocol;
 pub mod search;
 pub mod time;
 pub mod tt;
+pub mod web;

@@ -29,6 +29,8 @@ enum Command {
     Solve(tianyuan::search::threat::SolveArgs),
     /// Play a match between engines that speak the Piskvork protocol.
     Match(tianyuan::arena::MatchArgs),
+    /// Serve the web board: a local page to play and analyse on, and a JSON API.
+    Serve(tianyuan::web::ServeArgs),
     /// Run the protocol engine (the default when no subcommand is given).
     Protocol,
 }
@@ -61,6 +63,7 @@ fn main() {
         Some(Command::Demo(a)) => cli::demo(&a),
         Some(Command::Solve(a)) => tianyuan::search::threat::solve_cli(&a),
         Some(Command::Match(a)) => tianyuan::arena::run(a),
+        Some(Command::Serve(a)) => tianyuan::web::run(&a),
     };
     std::process::exit(code);
 }
