@@ -157,7 +157,7 @@ fn analyze_gives_the_cli_json() {
     let v = r.json();
     // White must block the four at g8 or l8 (h8-k8 is an open four: white loses anyway).
     assert!(v["move"].is_string());
-    assert!(v["time_ms"].as_u64().unwrap() <= 2000, "{v}");
+    assert!(v["time_ms"].as_u64().unwrap() <= 5000, "{v}");
 }
 
 #[test]
@@ -617,14 +617,15 @@ fn time_is_capped_by_the_server() {
     assert_eq!(r.status, 200, "{}", r.body);
     let v = r.json();
     assert!(v["depth"].as_i64().unwrap() < 100, "{v}");
-    assert!(v["time_ms"].as_u64().unwrap() <= 300 + 700, "{v}");
+    // (A generous bound: without the cap, depth 100 would search for hours.)
+    assert!(v["time_ms"].as_u64().unwrap() <= 300 + 3000, "{v}");
     // Solve with 0 ("no limit" for the CLI) is bounded too.
     let r = s.post(
         "/api/solve",
         r#"{"rule":"freestyle","moves":"h8,h9","vct":true,"time_ms":0}"#,
     );
     assert_eq!(r.status, 200, "{}", r.body);
-    assert!(r.json()["time_ms"].as_u64().unwrap() <= 300 + 700);
+    assert!(r.json()["time_ms"].as_u64().unwrap() <= 300 + 3000);
 }
 
 #[test]

@@ -582,8 +582,18 @@ function save() {
   } catch (e) { /* private mode */ }
 }
 
+// Settings and game from the last visit, unless the address says otherwise: `?fresh` starts
+// afresh, and `?rule=R&size=N&moves=h8,h9` opens that position.
 function restore() {
-  if (new URLSearchParams(location.search).has('fresh')) return;
+  const q = new URLSearchParams(location.search);
+  if (q.has('fresh')) return;
+  if (q.has('moves') || q.has('rule') || q.has('size')) {
+    if (q.has('rule')) state.rule = q.get('rule');
+    if (q.has('size')) state.size = parseInt(q.get('size'), 10) || 15;
+    state.moves = (q.get('moves') || '').split(',').filter((m) => m.length);
+    if (q.has('mode')) state.mode = q.get('mode');
+    return;
+  }
   try {
     const s = JSON.parse(localStorage.getItem('tianyuan-board') || 'null');
     if (s && typeof s === 'object') {
@@ -592,6 +602,16 @@ function restore() {
       }
     }
   } catch (e) { /* ignore */ }
+}
+
+// Keeps restored settings within what the page offers.
+function sanitize() {
+  if (!['renju', 'freestyle', 'standard', 'caro', 'caro-exact'].includes(state.rule)) state.rule = 'renju';
+  if (!(Number.isInteger(state.size) && state.size >= 5 && state.size <= 22)) state.size = 15;
+  if (!['black', 'white', 'analysis', 'off'].includes(state.mode)) state.mode = 'black';
+  if (!Array.isArray(state.moves) || !state.moves.every((m) => typeof m === 'string')) state.moves = [];
+  state.moves = state.moves.map((m) => m.trim().toLowerCase());
+  state.numbers = !!state.numbers;
 }
 
 function syncSelects() {
@@ -610,6 +630,7 @@ function init() {
     $('size').appendChild(o);
   }
   restore();
+  sanitize();
   syncSelects();
   if ($('time').value !== String(state.timeMs)) { state.timeMs = 1000; $('time').value = '1000'; }
   $('board').addEventListener('click', (ev) => {
