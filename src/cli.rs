@@ -297,11 +297,7 @@ pub fn forbidden(args: &ForbiddenArgs) -> i32 {
     };
     let points = board.forbidden_points();
     if args.json {
-        let list: Vec<serde_json::Value> = points
-            .iter()
-            .map(|(p, k)| serde_json::json!({"point": p.to_notation(), "kind": k.name()}))
-            .collect();
-        println!("{}", serde_json::json!({ "forbidden": list }));
+        println!("{}", forbidden_json(&board));
     } else if points.is_empty() {
         println!("no forbidden point");
     } else {
@@ -447,38 +443,64 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
-/// Prints a search result as text or as the JSON object of the `analyze` tool. With
-/// multi-PV lines, JSON gets `"lines":[{"move":..,"score":..,"pv":[..]},..]` and text one
-/// `line K score S pv ...` row per line.
+/// The JSON object of the `forbidden` tool (also the web board's `POST /api/forbidden`):
+/// `{"forbidden":[{"point":"k8","kind":"overline"},..]}`, black's forbidden points in row
+/// order from `a1`, each with its kind (`double-three`, `double-four`, `overline`); empty
+/// unless the board's rule is renju.
+pub fn forbidden_json(board: &Board) -> serde_json::Value {
+    let list: Vec<serde_json::Value> = board
+        .forbidden_points()
+        .iter()
+        .map(|(p, k)| serde_json::json!({"point": p.to_notation(), "kind": k.name()}))
+        .collect();
+    serde_json::json!({ "forbidden": list })
+}
+
+/// Points in notation (`["h8","h9"]`).
+fn notation_list(points: &[Pos]) -> Vec<String> {
+    points.iter().map(|p| p.to_notation()).collect()
+}
+
+/// The JSON object of the `analyze` tool (also the web board's `POST /api/analyze`):
+/// `{"move","score","win_in","depth","nodes","nps","time_ms","pv"}` with points in notation,
+/// the score in evaluation units from the side to move's view, `win_in` the plies to a
+/// forced win (negative: loss) or null, `time_ms` in milliseconds. With multi-PV lines it
+/// also has `"lines":[{"move":..,"score":..,"pv":[..]},..]`, best first.
+pub fn result_json(r: &SearchResult) -> serde_json::Value {
+    let mut v = serde_json::json!({
+        "move": r.best.to_notation(),
+        "score": r.score,
+        "win_in": r.win_in(),
+        "depth": r.depth,
+        "nodes": r.nodes,
+        "nps": r.nps(),
+        "time_ms": r.time_ms,
+        "pv": notation_list(&r.pv),
+    });
+    if !r.lines.is_empty() {
+        v["lines"] = r
+            .lines
+            .iter()
+            .map(|l| {
+                serde_json::json!({
+                    "move": l.pv.first().map(|p| p.to_notation()),
+                    "score": l.score,
+                    "pv": notation_list(&l.pv),
+                })
+            })
+            .collect();
+    }
+    v
+}
+
+/// Prints a search result as text or as the JSON object of the `analyze` tool
+/// ([`result_json`]). With multi-PV lines, text gets one `line K score S pv ...` row per
+/// line.
 pub fn print_result(r: &SearchResult, json: bool) {
-    let notation =
-        |pv: &[crate::core::Pos]| -> Vec<String> { pv.iter().map(|p| p.to_notation()).collect() };
+    let notation = notation_list;
     let pv = notation(&r.pv);
     if json {
-        let mut v = serde_json::json!({
-            "move": r.best.to_notation(),
-            "score": r.score,
-            "win_in": r.win_in(),
-            "depth": r.depth,
-            "nodes": r.nodes,
-            "nps": r.nps(),
-            "time_ms": r.time_ms,
-            "pv": pv,
-        });
-        if !r.lines.is_empty() {
-            v["lines"] = r
-                .lines
-                .iter()
-                .map(|l| {
-                    serde_json::json!({
-                        "move": l.pv.first().map(|p| p.to_notation()),
-                        "score": l.score,
-                        "pv": notation(&l.pv),
-                    })
-                })
-                .collect();
-        }
-        println!("{}", v);
+        println!("{}", result_json(r));
     } else {
         println!("move {}", r.best);
         match r.win_in() {

@@ -14,6 +14,7 @@
 //! - [`view`]: text diagrams and SVG pictures of positions;
 //! - [`cli`]: the command-line tools (`play`, `forbidden`, `analyze`, `solve`, `demo`);
 //! - [`openings_cli`]: the `openings` tools (identify, decide, generate).
+//! - [`web`]: the web board, a local HTTP server with a page and a JSON API (`serve`).
 #![warn(missing_docs)]
 
 pub mod arena;
@@ -32,3 +33,4 @@ pub mod time;
 pub mod train;
 pub mod tt;
 pub mod view;
+pub mod web;

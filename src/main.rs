@@ -41,6 +41,8 @@ enum Command {
     /// Opening tools: identify a renju opening, make an opening-rule decision, generate a
     /// balanced opening suite.
     Openings(tianyuan::openings_cli::OpeningsArgs),
+    /// Serve the web board: a local page to play and analyse on, and a JSON API.
+    Serve(tianyuan::web::ServeArgs),
     /// Run the protocol engine (the default when no subcommand is given).
     Protocol,
 }
@@ -87,6 +89,7 @@ fn main() {
         Some(Command::Selfplay(a)) => tianyuan::train::selfplay::run(&a),
         Some(Command::Tune(a)) => tianyuan::train::tune::run(&a),
         Some(Command::Openings(a)) => tianyuan::openings_cli::run(&a),
+        Some(Command::Serve(a)) => tianyuan::web::run(&a),
     };
     std::process::exit(code);
 }
