@@ -1,15 +1,23 @@
-//! One-shot command-line tools: `forbidden`, `analyze`, `bench`, `demo`.
+//! One-shot command-line tools: `forbidden`, `analyze`, `solve`, `demo`, and the terminal
+//! game [`play`].
 //!
-//! Each tool reads a position from [`PositionArgs`], prints plain text or exactly one JSON
-//! object, and returns a process exit status: 0 on success, 2 on bad input (with a one-line
-//! reason on stderr, never a panic).
+//! Each tool reads a position from [`PositionArgs`] (moves, stone sets or a game file),
+//! prints plain text or exactly one JSON object, and returns a process exit status: 0 on
+//! success, 2 on bad input (with a one-line reason on stderr, never a panic). With
+//! [`PictureArgs`] the tools also draw the position: a text diagram on stdout (`--board`) and
+//! an SVG file (`--svg FILE`), both in the orientation of docs/rules.md §1.
+
+pub mod play;
 
 use crate::board::Board;
-use crate::core::{parse_point_list, Color, Pos, Rule};
+use crate::core::{parse_move_text, parse_point_list, parse_size, Color, Pos, Rule};
 use crate::engine::{Engine, Options};
+use crate::gamefile::{read_game, GameFormat, GameRecordText};
 use crate::search::{Limits, SearchResult};
 use crate::time::Budget;
+use crate::view::{diagram, stdout_wants_color, svg::to_svg, Marks};
 use clap::Args;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 pub mod fourcolour;
@@ -17,18 +25,32 @@ pub mod fourcolour;
 /// Exit status for bad input.
 pub const EXIT_BAD_INPUT: i32 = 2;
 
-/// A position given on the command line.
-#[derive(Args, Debug, Clone)]
+/// Board side used when neither `--size` nor a game file gives one.
+pub const DEFAULT_SIZE: usize = 15;
+
+/// A position given on the command line: a rule, a board, and either moves (`--moves`, or a
+/// game file with `--file`, cut at `--ply`) or stone sets (`--black`/`--white`).
+#[derive(Args, Debug, Clone, Default)]
 pub struct PositionArgs {
-    /// Rule: freestyle, standard, renju, caro, caro-exact (or a Gomocup rule number).
-    #[arg(long, default_value = "renju")]
-    pub rule: String,
-    /// Board size N (N x N), 5..=22.
-    #[arg(long, default_value_t = 15)]
-    pub size: usize,
-    /// Moves played alternately from black, comma-separated notation (h8,h9,i10).
+    /// Rule: freestyle (0), standard (1), renju (4), caro (8) or caro-exact (9) [default:
+    /// the rule an SGF file names, else renju].
+    #[arg(long)]
+    pub rule: Option<String>,
+    /// Board size: N (N x N) or WxH (15x20: 15 columns, 20 rows), each side 5..=22 [default:
+    /// the size in --file, else 15].
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Moves played alternately from black: notation (h8,h9,i10) or protocol points
+    /// separated by spaces (7,7 7,8 8,9), or a mix.
     #[arg(long, allow_hyphen_values = true)]
     pub moves: Option<String>,
+    /// A game to read the moves from: a Piskvork .psq record, an SGF record, or a text file
+    /// of moves (notation or x,y points).
+    #[arg(long, value_name = "GAME")]
+    pub file: Option<PathBuf>,
+    /// Keep only the first K moves of --file or --moves (the position after move K).
+    #[arg(long, value_name = "K")]
+    pub ply: Option<usize>,
     /// Black stones as a set (comma-separated notation; "-" for none).
     #[arg(long, allow_hyphen_values = true)]
     pub black: Option<String>,
@@ -41,42 +63,200 @@ pub struct PositionArgs {
     pub to_move: Option<String>,
 }
 
+/// A position as [`PositionArgs::setup`] reads it, before it is put on a board.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The rule.
+    pub rule: Rule,
+    /// Board `(width, height)` in points.
+    pub size: (usize, usize),
+    /// Moves in play order from black (empty when stone sets are given).
+    pub moves: Vec<Pos>,
+    /// Stone sets and the side to move, when given with `--black`/`--white`.
+    pub stones: Option<(Vec<Pos>, Vec<Pos>, Color)>,
+    /// Players' names from the game file, if it names them.
+    pub names: (Option<String>, Option<String>),
+}
+
+impl Setup {
+    /// Puts the position on a board.
+    ///
+    /// Errors: a one-line reason naming the occupied or off-board point.
+    pub fn board(&self) -> Result<Board, String> {
+        let (w, h) = self.size;
+        match &self.stones {
+            Some((black, white, to_move)) => {
+                Board::from_stones_to_move(w, h, self.rule, black, white, *to_move)
+                    .map_err(|e| e.to_string())
+            }
+            None => {
+                let mut b = Board::new(w, h, self.rule).map_err(|e| e.to_string())?;
+                for (i, &p) in self.moves.iter().enumerate() {
+                    b.check_move(p)
+                        .map_err(|e| format!("move {} ({}): {}", i + 1, p, e))?;
+                    b.make(p);
+                }
+                Ok(b)
+            }
+        }
+    }
+}
+
+/// Parses a rule name for the command line (see [`Rule::parse_explained`]).
+///
+/// Errors: a one-line reason that lists the valid rules.
+pub fn parse_rule(s: &str) -> Result<Rule, String> {
+    Rule::parse_explained(s)
+}
+
 impl PositionArgs {
+    /// Reads the rule, the board size and the moves or stones, without building the board.
+    ///
+    /// Errors: a one-line reason (bad rule, size, point or file; more than one source of
+    /// stones; `--ply` beyond the game; a game file for another board than `--size`).
+    pub fn setup(&self) -> Result<Setup, String> {
+        let given_size = match &self.size {
+            Some(s) => Some(parse_size(s).map_err(|e| e.to_string())?),
+            None => None,
+        };
+        let mut rule = match &self.rule {
+            Some(r) => Some(parse_rule(r)?),
+            None => None,
+        };
+        let sources = [self.moves.is_some(), self.file.is_some()]
+            .iter()
+            .filter(|&&b| b)
+            .count()
+            + usize::from(self.black.is_some() || self.white.is_some());
+        if sources > 1 {
+            return Err("give one of --moves, --file or --black/--white".into());
+        }
+        if self.to_move.is_some() && self.black.is_none() && self.white.is_none() {
+            return Err("--to-move goes with --black/--white".into());
+        }
+        if self.ply.is_some() && self.moves.is_none() && self.file.is_none() {
+            return Err("--ply goes with --moves or --file".into());
+        }
+        let mut size = given_size.unwrap_or((DEFAULT_SIZE, DEFAULT_SIZE));
+        let mut moves = Vec::new();
+        let mut stones = None;
+        let mut names = (None, None);
+        if let Some(path) = &self.file {
+            let game = read_game(path, size).map_err(|e| e.to_string())?;
+            if let Some(file_size) = game.size {
+                if given_size.is_some_and(|g| g != file_size) {
+                    return Err(format!(
+                        "{} is a game on {}x{} but --size says {}x{}",
+                        path.display(),
+                        file_size.0,
+                        file_size.1,
+                        size.0,
+                        size.1
+                    ));
+                }
+                size = file_size;
+            }
+            if rule.is_none() {
+                rule = game.rule;
+            }
+            moves = game.moves;
+            names = (game.black, game.white);
+        } else if let Some(m) = &self.moves {
+            moves = parse_move_text(m, size.0, size.1).map_err(|e| e.to_string())?;
+        } else if self.black.is_some() || self.white.is_some() {
+            let (w, h) = size;
+            let black = parse_point_list(self.black.as_deref().unwrap_or("-"), w, h)
+                .map_err(|e| e.to_string())?;
+            let white = parse_point_list(self.white.as_deref().unwrap_or("-"), w, h)
+                .map_err(|e| e.to_string())?;
+            let to_move = match &self.to_move {
+                Some(s) => Color::parse(s)
+                    .ok_or_else(|| format!("bad --to-move '{}': black or white", s))?,
+                None if black.len() > white.len() => Color::White,
+                None => Color::Black,
+            };
+            stones = Some((black, white, to_move));
+        }
+        if let Some(k) = self.ply {
+            if k > moves.len() {
+                return Err(format!(
+                    "--ply {k}: the game has only {} moves",
+                    moves.len()
+                ));
+            }
+            moves.truncate(k);
+        }
+        Ok(Setup {
+            rule: rule.unwrap_or(Rule::Renju),
+            size,
+            moves,
+            stones,
+            names,
+        })
+    }
+
     /// Builds the board.
     ///
-    /// Errors: a one-line reason (bad rule, size, point, occupied point, missing stones).
+    /// Errors: a one-line reason (bad rule, size, point, file, occupied point, missing
+    /// stones).
     pub fn board(&self) -> Result<Board, String> {
-        let rule =
-            Rule::parse(&self.rule).ok_or_else(|| format!("unknown rule '{}'", self.rule))?;
-        let n = self.size;
-        let mut board = Board::new(n, n, rule).map_err(|e| e.to_string())?;
-        match (&self.moves, &self.black, &self.white) {
-            (Some(m), None, None) => {
-                let moves = parse_point_list(m, n, n).map_err(|e| e.to_string())?;
-                board.play_all(&moves).map_err(|e| e.to_string())?;
-                if self.to_move.is_some() {
-                    return Err("--to-move goes with --black/--white, not --moves".into());
-                }
-            }
-            (None, b, w) if b.is_some() || w.is_some() => {
-                let black = parse_point_list(b.as_deref().unwrap_or("-"), n, n)
-                    .map_err(|e| e.to_string())?;
-                let white = parse_point_list(w.as_deref().unwrap_or("-"), n, n)
-                    .map_err(|e| e.to_string())?;
-                let to_move = match &self.to_move {
-                    Some(s) => Color::parse(s)
-                        .ok_or_else(|| format!("bad --to-move '{}': black or white", s))?,
-                    None if black.len() > white.len() => Color::White,
-                    None => Color::Black,
-                };
-                board = Board::from_stones_to_move(n, n, rule, &black, &white, to_move)
-                    .map_err(|e| e.to_string())?;
-            }
-            (None, None, None) => {}
-            _ => return Err("give either --moves or --black/--white, not both".into()),
-        }
-        Ok(board)
+        self.setup()?.board()
     }
+}
+
+/// Pictures of the position a tool looked at.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PictureArgs {
+    /// Print a diagram of the board (row 1 at the top; not with --json).
+    #[arg(long)]
+    pub board: bool,
+    /// Write an SVG picture of the position to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+}
+
+impl PictureArgs {
+    /// Checks the flags against `--json`.
+    ///
+    /// Errors: `--board` with `--json` (the JSON output is one object and nothing else).
+    pub fn check(&self, json: bool) -> Result<(), String> {
+        if self.board && json {
+            return Err("--board prints a diagram, which --json leaves no room for".into());
+        }
+        Ok(())
+    }
+
+    /// Prints the diagram (with `--board`) and writes the SVG (with `--svg`).
+    ///
+    /// Errors: the SVG file cannot be written.
+    pub fn draw(&self, board: &Board, marks: &Marks) -> Result<(), String> {
+        if self.board {
+            print!("{}", diagram(board, marks, stdout_wants_color()));
+        }
+        if let Some(path) = &self.svg {
+            write_text(path, &to_svg(board, marks))?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `text` to `path`.
+///
+/// Errors: a one-line reason naming the file.
+pub fn write_text(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// A one-line description of a position for captions: rule, size, moves and side to move.
+pub fn position_caption(board: &Board) -> String {
+    format!(
+        "{} {}x{}, {} stones, {} to move",
+        board.rule(),
+        board.width(),
+        board.height(),
+        board.stone_count(),
+        board.side_to_move().name()
+    )
 }
 
 /// `forbidden`: black's forbidden points of a position.
@@ -85,40 +265,61 @@ pub struct ForbiddenArgs {
     #[command(flatten)]
     /// The position (the rule is always renju for this tool).
     pub pos: PositionArgs,
+    #[command(flatten)]
+    /// Diagram and SVG picture.
+    pub picture: PictureArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
-/// Runs `forbidden`; returns the exit status.
+/// Runs `forbidden`; returns the exit status. Text output is one `point kind` line per
+/// forbidden point, or `no forbidden point` when there is none.
 pub fn forbidden(args: &ForbiddenArgs) -> i32 {
     let mut pos = args.pos.clone();
-    match Rule::parse(&pos.rule) {
-        Some(Rule::Renju) => {}
-        Some(r) => {
-            return bad_input(&format!(
-                "forbidden points exist only under renju, not {}",
-                r
-            ))
+    if let Some(r) = &pos.rule {
+        match parse_rule(r) {
+            Ok(Rule::Renju) => {}
+            Ok(r) => {
+                return bad_input(&format!(
+                    "forbidden points exist only under renju, not {}",
+                    r
+                ))
+            }
+            Err(e) => return bad_input(&e),
         }
-        None => return bad_input(&format!("unknown rule '{}'", pos.rule)),
     }
-    pos.rule = "renju".into();
+    pos.rule = Some("renju".into());
+    if let Err(e) = args.picture.check(args.json) {
+        return bad_input(&e);
+    }
     let board = match pos.board() {
         Ok(b) => b,
         Err(e) => return bad_input(&e),
     };
     let points = board.forbidden_points();
     if args.json {
-        let list: Vec<serde_json::Value> = points
-            .iter()
-            .map(|(p, k)| serde_json::json!({"point": p.to_notation(), "kind": k.name()}))
-            .collect();
-        println!("{}", serde_json::json!({ "forbidden": list }));
+        println!("{}", forbidden_json(&board));
+    } else if points.is_empty() {
+        println!("no forbidden point");
     } else {
         for (p, k) in &points {
             println!("{} {}", p, k.name());
         }
+    }
+    let marks = Marks {
+        last_move: true,
+        forbidden: points.clone(),
+        caption: Some(format!(
+            "{}; {} forbidden point{} for black",
+            position_caption(&board),
+            points.len(),
+            if points.len() == 1 { "" } else { "s" }
+        )),
+        ..Marks::default()
+    };
+    if let Err(e) = args.picture.draw(&board, &marks) {
+        return bad_input(&e);
     }
     0
 }
@@ -135,6 +336,9 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     /// The position.
     pub pos: PositionArgs,
+    #[command(flatten)]
+    /// Diagram and SVG picture (with the best move and the principal variation).
+    pub picture: PictureArgs,
     /// Time limit in milliseconds (default 1000 unless --depth is given).
     #[arg(long)]
     pub time_ms: Option<u64>,
@@ -159,20 +363,31 @@ pub struct AnalyzeArgs {
     pub four: fourcolour::FourArgs,
 }
 
+/// Why a position cannot be searched: the board is full or a side already has a five.
+pub fn game_over_reason(board: &Board) -> Option<String> {
+    if let Some(c) = board.winner() {
+        return Some(format!("the game is over: {} has a five", c.name()));
+    }
+    if board.is_full() {
+        return Some("the board is full".into());
+    }
+    None
+}
+
 /// Runs `analyze`; returns the exit status.
 pub fn analyze(args: &AnalyzeArgs) -> i32 {
     if let Some(code) = fourcolour::analyze_if_four(args) {
         return code;
     }
+    if let Err(e) = args.picture.check(args.json) {
+        return bad_input(&e);
+    }
     let board = match args.pos.board() {
         Ok(b) => b,
         Err(e) => return bad_input(&e),
     };
-    if board.is_full() {
-        return bad_input("the board is full");
-    }
-    if let Some(c) = board.winner() {
-        return bad_input(&format!("the game is over: {} has a five", c.name()));
+    if let Some(why) = game_over_reason(&board) {
+        return bad_input(&why);
     }
     if let Some(d) = args.depth {
         if !(1..=100).contains(&d) {
@@ -208,41 +423,92 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
     let stop = AtomicBool::new(false);
     let r = engine.think(&board, &limits, &stop, &mut |_| {});
     print_result(&r, args.json);
+    let marks = Marks {
+        line: r.pv.clone(),
+        best: Some(r.best),
+        caption: Some(format!(
+            "{}; best {}, {}, depth {}",
+            position_caption(&board),
+            r.best,
+            score_text(r.score),
+            r.depth
+        )),
+        ..Marks::for_position(&board)
+    };
+    if let Err(e) = args.picture.draw(&board, &marks) {
+        return bad_input(&e);
+    }
     0
 }
 
-/// Prints a search result as text or as the JSON object of the `analyze` tool. With
-/// multi-PV lines, JSON gets `"lines":[{"move":..,"score":..,"pv":[..]},..]` and text one
-/// `line K score S pv ...` row per line.
+/// A score for people, from the side to move's view: `win in N plies`, `loss in N plies`
+/// or the number (evaluation units; see [`crate::search::WIN`]).
+pub fn score_text(score: i32) -> String {
+    match crate::search::mate_plies(score) {
+        Some(n) if n > 0 => format!("win in {n} plies"),
+        Some(n) => format!("loss in {} plies", -n),
+        None => format!("score {score}"),
+    }
+}
+
+/// The JSON object of the `forbidden` tool (also the web board's `POST /api/forbidden`):
+/// `{"forbidden":[{"point":"k8","kind":"overline"},..]}`, black's forbidden points in row
+/// order from `a1`, each with its kind (`double-three`, `double-four`, `overline`); empty
+/// unless the board's rule is renju.
+pub fn forbidden_json(board: &Board) -> serde_json::Value {
+    let list: Vec<serde_json::Value> = board
+        .forbidden_points()
+        .iter()
+        .map(|(p, k)| serde_json::json!({"point": p.to_notation(), "kind": k.name()}))
+        .collect();
+    serde_json::json!({ "forbidden": list })
+}
+
+/// Points in notation (`["h8","h9"]`).
+fn notation_list(points: &[Pos]) -> Vec<String> {
+    points.iter().map(|p| p.to_notation()).collect()
+}
+
+/// The JSON object of the `analyze` tool (also the web board's `POST /api/analyze`):
+/// `{"move","score","win_in","depth","nodes","nps","time_ms","pv"}` with points in notation,
+/// the score in evaluation units from the side to move's view, `win_in` the plies to a
+/// forced win (negative: loss) or null, `time_ms` in milliseconds. With multi-PV lines it
+/// also has `"lines":[{"move":..,"score":..,"pv":[..]},..]`, best first.
+pub fn result_json(r: &SearchResult) -> serde_json::Value {
+    let mut v = serde_json::json!({
+        "move": r.best.to_notation(),
+        "score": r.score,
+        "win_in": r.win_in(),
+        "depth": r.depth,
+        "nodes": r.nodes,
+        "nps": r.nps(),
+        "time_ms": r.time_ms,
+        "pv": notation_list(&r.pv),
+    });
+    if !r.lines.is_empty() {
+        v["lines"] = r
+            .lines
+            .iter()
+            .map(|l| {
+                serde_json::json!({
+                    "move": l.pv.first().map(|p| p.to_notation()),
+                    "score": l.score,
+                    "pv": notation_list(&l.pv),
+                })
+            })
+            .collect();
+    }
+    v
+}
+
+/// Prints a search result as text or as the JSON object of the `analyze` tool
+/// ([`result_json`]). With multi-PV lines, text gets one `line K score S pv ...` row per
+/// line.
 pub fn print_result(r: &SearchResult, json: bool) {
-    let notation =
-        |pv: &[crate::core::Pos]| -> Vec<String> { pv.iter().map(|p| p.to_notation()).collect() };
+    let notation = notation_list;
     let pv = notation(&r.pv);
     if json {
-        let mut v = serde_json::json!({
-            "move": r.best.to_notation(),
-            "score": r.score,
-            "win_in": r.win_in(),
-            "depth": r.depth,
-            "nodes": r.nodes,
-            "nps": r.nps(),
-            "time_ms": r.time_ms,
-            "pv": pv,
-        });
-        if !r.lines.is_empty() {
-            v["lines"] = r
-                .lines
-                .iter()
-                .map(|l| {
-                    serde_json::json!({
-                        "move": l.pv.first().map(|p| p.to_notation()),
-                        "score": l.score,
-                        "pv": notation(&l.pv),
-                    })
-                })
-                .collect();
-        }
-        println!("{}", v);
+        println!("{}", result_json(r));
     } else {
         println!("move {}", r.best);
         match r.win_in() {
@@ -266,56 +532,147 @@ pub fn print_result(r: &SearchResult, json: bool) {
     }
 }
 
-/// Renders the board with the last move marked, for the demo.
-pub fn show(board: &Board) -> String {
-    board.render(&[])
+/// `solve`: the threat solver's arguments plus pictures.
+#[derive(Args, Debug, Clone)]
+pub struct SolveCliArgs {
+    #[command(flatten)]
+    /// Position, solver and output options.
+    pub solve: crate::search::threat::SolveArgs,
+    #[command(flatten)]
+    /// Diagram and SVG picture (with the winning line).
+    pub picture: PictureArgs,
+}
+
+/// Runs `solve`; returns the exit status (0, or 2 on bad input, a finished game included,
+/// with one line on stderr).
+pub fn solve(args: &SolveCliArgs) -> i32 {
+    use crate::search::threat::{solve_with_stop, SolveLimits, SolveResult};
+    let a = &args.solve;
+    if let Err(e) = args.picture.check(a.json) {
+        return bad_input(&e);
+    }
+    let board = match a.pos.board() {
+        Ok(b) => b,
+        Err(e) => return bad_input(&e),
+    };
+    if let Some(why) = game_over_reason(&board) {
+        return bad_input(&why);
+    }
+    let threads = a
+        .threads
+        .unwrap_or_else(crate::engine::max_threads)
+        .clamp(1, crate::engine::max_threads());
+    let limits = SolveLimits {
+        threads,
+        memory_bytes: match a.memory_mb {
+            None | Some(0) => usize::MAX,
+            Some(mb) => mb.saturating_mul(1 << 20),
+        },
+        ..SolveLimits::time(a.time_ms)
+    };
+    let report = solve_with_stop(&board, a.vct, &limits, &AtomicBool::new(false));
+    if a.json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.to_text());
+    }
+    let kind = if a.vct { "VCT" } else { "VCF" };
+    let verdict = match report.result {
+        SolveResult::Win => format!("{} wins by {kind}", board.side_to_move().name()),
+        SolveResult::None => format!("no {kind}"),
+        SolveResult::Unknown => format!("{kind} unknown (time ran out)"),
+    };
+    let marks = Marks {
+        line: report.line.clone(),
+        caption: Some(format!("{}; {verdict}", position_caption(&board))),
+        ..Marks::for_position(&board)
+    };
+    if let Err(e) = args.picture.draw(&board, &marks) {
+        return bad_input(&e);
+    }
+    0
 }
 
 /// `demo`: a short engine-against-itself game from a built-in opening, printed as it goes.
 #[derive(Args, Debug, Clone)]
 pub struct DemoArgs {
-    /// Rule of the game.
+    /// Rule: freestyle (0), standard (1), renju (4), caro (8) or caro-exact (9).
     #[arg(long, default_value = "renju")]
     pub rule: String,
-    /// Board size.
-    #[arg(long, default_value_t = 15)]
-    pub size: usize,
-    /// Milliseconds per move.
+    /// Board size: N or WxH.
+    #[arg(long, default_value = "15")]
+    pub size: String,
+    /// Milliseconds of thinking per move.
     #[arg(long, default_value_t = 200)]
     pub move_ms: u64,
-    /// Stop after this many moves (0: play to the end).
+    /// Stop after the engine has played this many moves (the three opening stones not
+    /// counted; 0: play to the end).
     #[arg(long, default_value_t = 0)]
     pub max_moves: usize,
+    /// Wait this many milliseconds after each move, to follow the game.
+    #[arg(long, default_value_t = 0)]
+    pub pause_ms: u64,
+    /// Save the game when it ends: SGF for .sgf, a move list for .txt, else psq.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
 }
 
-/// Runs `demo`; returns the exit status.
+/// Runs `demo`; returns the exit status. On a terminal the board is redrawn in place;
+/// otherwise each position is printed after the previous one.
 pub fn demo(args: &DemoArgs) -> i32 {
-    let Some(rule) = Rule::parse(&args.rule) else {
-        return bad_input(&format!("unknown rule '{}'", args.rule));
+    let rule = match parse_rule(&args.rule) {
+        Ok(r) => r,
+        Err(e) => return bad_input(&e),
     };
-    let mut board = match Board::new(args.size, args.size, rule) {
+    let (w, h) = match parse_size(&args.size) {
+        Ok(s) => s,
+        Err(e) => return bad_input(&e.to_string()),
+    };
+    let mut board = match Board::new(w, h, rule) {
         Ok(b) => b,
         Err(e) => return bad_input(&e.to_string()),
     };
-    // Opening: the centre, then the Kagetsu (D4) shape scaled to the board centre.
-    let (cx, cy) = (args.size / 2, args.size / 2);
-    for (dx, dy) in [(0i64, 0i64), (0, 1), (1, 1)] {
-        let p = Pos::new((cx as i64 + dx) as usize, (cy as i64 + dy) as usize);
-        board.make(p);
+    if let Some(path) = &args.save {
+        // Fail before the game rather than after it.
+        if let Err(e) = write_text(path, "") {
+            return bad_input(&e);
+        }
     }
-    println!(
+    // Opening: the centre, then the Kagetsu (D4) shape scaled to the board centre.
+    let (cx, cy) = (w / 2, h / 2);
+    for (dx, dy) in [(0usize, 0usize), (0, 1), (1, 1)] {
+        board.make(Pos::new(cx + dx, cy + dy));
+    }
+    let color = stdout_wants_color();
+    let title = format!(
         "Tianyuan demo: {} on {}x{}, {} ms per move",
-        rule, args.size, args.size, args.move_ms
+        rule, w, h, args.move_ms
     );
-    println!("{}", board.render(&[]));
+    let redraw = |board: &Board, status: &str| {
+        let picture = diagram(board, &Marks::for_position(board), color);
+        if color {
+            // A terminal: draw over the previous board instead of scrolling.
+            print!("\x1b[H\x1b[2J{title}\n{picture}{status}\n");
+        } else {
+            print!("{status}\n{picture}");
+        }
+        use std::io::Write as _;
+        let _ = std::io::stdout().flush();
+    };
+    if !color {
+        println!("{title}");
+    }
+    redraw(&board, "opening: 3 stones");
     let mut engine = Engine::new(Options {
         hash_bytes: 32 << 20,
         ..Options::default()
     });
     let stop = AtomicBool::new(false);
+    let mut played = 0;
+    let mut result_text = String::new();
     loop {
-        if args.max_moves > 0 && board.ply() >= args.max_moves {
-            println!("stopped after {} moves", board.ply());
+        if args.max_moves > 0 && played >= args.max_moves {
+            println!("stopped after {} moves", played);
             break;
         }
         let limits = Limits {
@@ -325,32 +682,57 @@ pub fn demo(args: &DemoArgs) -> i32 {
         let r = engine.think(&board, &limits, &stop, &mut |_| {});
         if r.best.is_none() {
             println!("board full: draw");
+            result_text = "0".into();
             break;
         }
         let mover = board.side_to_move();
         let result = board.result_of_move(r.best);
         board.make(r.best);
-        println!(
-            "{}. {} {}  (depth {}, score {}, {} nodes)",
-            board.ply(),
-            mover.name(),
-            r.best,
-            r.depth,
-            r.score,
-            r.nodes
+        played += 1;
+        redraw(
+            &board,
+            &format!(
+                "{}. {} {}  (depth {}, {}, {} nodes)",
+                board.ply(),
+                mover.name(),
+                r.best,
+                r.depth,
+                score_text(r.score),
+                r.nodes
+            ),
         );
-        println!("{}", board.render(&[]));
         match result {
             Some(crate::board::GameResult::Win(c)) => {
                 println!("{} wins", c.name());
+                result_text = if c == Color::Black { "B+" } else { "W+" }.into();
                 break;
             }
             Some(crate::board::GameResult::Draw) => {
                 println!("draw");
+                result_text = "0".into();
                 break;
             }
             None => {}
         }
+        if args.pause_ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(args.pause_ms));
+        }
+    }
+    if let Some(path) = &args.save {
+        let g = GameRecordText {
+            width: w,
+            height: h,
+            rule,
+            black: "Tianyuan",
+            white: "Tianyuan",
+            moves: board.moves(),
+            result: &result_text,
+        };
+        let text = crate::gamefile::game_text(GameFormat::for_path(path), &g);
+        if let Err(e) = write_text(path, &text) {
+            return bad_input(&e);
+        }
+        println!("saved {}", path.display());
     }
     0
 }

@@ -1,15 +1,16 @@
 //! Vocabulary shared by every layer: points, colours, rules, notation.
 //!
-//! Coordinates follow `docs/rules.md` section 1: protocol `x,y` is 0-based with `x` the
-//! column; human notation is a column letter (`a` = column 0) followed by the row number
-//! `y + 1`, so `h8` is `7,7`. Boards are from [`MIN_SIZE`] to [`MAX_SIZE`] on each side.
+//! Coordinates follow docs/rules.md §1: protocol `x,y` is 0-based with `x` the column from
+//! the left and `y` the row from the top; human notation is a column letter (`a` = column 0)
+//! followed by the row number `y + 1`, so `a1` is the top-left corner and `h8` is `7,7`.
+//! Boards are from [`MIN_SIZE`] to [`MAX_SIZE`] on each side.
 
 use std::fmt;
 use thiserror::Error;
 
-/// Smallest supported board side, in points (protocol.md §2.1).
+/// Smallest supported board side, in points (docs/protocol.md §2.1).
 pub const MIN_SIZE: usize = 5;
-/// Largest supported board side, in points (protocol.md §2.1: Rapfi, cli and Yixin-Board stop
+/// Largest supported board side, in points (docs/protocol.md §2.1: Rapfi, cli and Yixin-Board stop
 /// at 22 too). The line encoding packs 22 points plus 5 wall points on each side into 64 bits.
 pub const MAX_SIZE: usize = 22;
 /// Row stride of the [`Pos`] index: `index = (y + PAD) * STRIDE + (x + PAD)`.
@@ -61,7 +62,7 @@ impl Color {
     }
 }
 
-/// The rule set of a game (rules.md section 3, protocol.md §2.4 and §5.3).
+/// The rule set of a game (docs/rules.md §3, docs/protocol.md §2.4 and §5.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rule {
     /// Five or more in a row wins, both colours (Gomocup rule 0).
@@ -93,7 +94,7 @@ impl Rule {
         self as usize
     }
 
-    /// Decodes a Piskvork/Gomocup `INFO rule` value as protocol.md §2.4 requires: exactly 2
+    /// Decodes a Piskvork/Gomocup `INFO rule` value as docs/protocol.md §2.4 requires: exactly 2
     /// is renju (Yixin); otherwise bit 4 renju, bit 8 caro (with bit 1: exact caro), bit 1
     /// exact five; bit 2 (continuous game) is ignored. Returns `None` for values it cannot
     /// decode (negative); callers fall back to freestyle and say so.
@@ -131,16 +132,40 @@ impl Rule {
     }
 
     /// Parses a CLI rule name: `freestyle`, `standard` (or `exact5`), `renju`, `caro`,
-    /// `caro-exact` (or `caro9`), or a Gomocup number.
+    /// `caro-exact` (or `caro9`), or the Gomocup number that names exactly one of them (0, 1,
+    /// 4, 8, 9). Other numbers are refused: they are combinations of the protocol's rule bits
+    /// (2 is even read differently by Piskvork and Yixin-Board, docs/protocol.md §2.4), so
+    /// a command line that says them says nothing clear. [`Rule::parse_explained`] says why.
     pub fn parse(s: &str) -> Option<Rule> {
-        match s.to_ascii_lowercase().as_str() {
-            "freestyle" | "free" | "gomoku" => Some(Rule::Freestyle),
-            "standard" | "exact5" | "exact-five" => Some(Rule::Standard),
-            "renju" => Some(Rule::Renju),
-            "caro" | "caro8" => Some(Rule::Caro),
-            "caro-exact" | "caro9" | "caroexact" | "standard-caro" => Some(Rule::CaroExact),
-            other => other.parse::<i64>().ok().and_then(Rule::from_gomocup),
+        match s.trim().to_ascii_lowercase().as_str() {
+            "freestyle" | "free" | "gomoku" | "0" => Some(Rule::Freestyle),
+            "standard" | "exact5" | "exact-five" | "1" => Some(Rule::Standard),
+            "renju" | "4" => Some(Rule::Renju),
+            "caro" | "caro8" | "8" => Some(Rule::Caro),
+            "caro-exact" | "caro9" | "caroexact" | "standard-caro" | "9" => Some(Rule::CaroExact),
+            _ => None,
         }
+    }
+
+    /// As [`Rule::parse`], with a one-line reason on failure that lists the valid rules
+    /// ([`RULE_CHOICES`]) and, for a Gomocup number that is no rule of its own, says what the
+    /// number means.
+    pub fn parse_explained(s: &str) -> Result<Rule, String> {
+        if let Some(r) = Rule::parse(s) {
+            return Ok(r);
+        }
+        let t = s.trim();
+        let why = match t.parse::<i64>() {
+            Ok(2) => "rule 2 is renju to Yixin-Board but freestyle in a continuous game to \
+                      Piskvork, so it is not accepted here"
+                .to_string(),
+            Ok(n) if (0..=15).contains(&n) => format!(
+                "rule {n} is a combination of the protocol's rule bits (1 exact five, 2 \
+                 continuous game, 4 renju, 8 caro), not a rule of its own"
+            ),
+            _ => format!("unknown rule '{t}'"),
+        };
+        Err(format!("{why}; valid rules: {RULE_CHOICES}"))
     }
 
     /// Lower-case name as accepted by [`Rule::parse`].
@@ -160,6 +185,9 @@ impl Rule {
         self == Rule::Renju && color == Color::Black
     }
 }
+
+/// The rules a command line may name, with their Gomocup numbers (for help and error texts).
+pub const RULE_CHOICES: &str = "freestyle (0), standard (1), renju (4), caro (8), caro-exact (9)";
 
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -245,6 +273,9 @@ pub enum CoordError {
     /// Board side outside [`MIN_SIZE`]..=[`MAX_SIZE`].
     #[error("unsupported board size {0}x{1}: each side must be {min}..={max}", min = MIN_SIZE, max = MAX_SIZE)]
     BadSize(usize, usize),
+    /// A board size that is neither `N` nor `WxH`.
+    #[error("bad board size '{0}': expected N (N x N) or WxH, e.g. 15 or 15x20")]
+    BadSizeText(String),
 }
 
 /// Parses human notation (`h8`, `H8`; letter first, row counted from 1) or protocol `x,y`
@@ -309,6 +340,75 @@ pub fn check_size(width: usize, height: usize) -> Result<(), CoordError> {
     }
 }
 
+/// Parses a board size as the command line gives it: `N` for an `N` x `N` board or `WxH`
+/// (`15x20`: 15 columns, 20 rows); returns `(width, height)`, each checked against
+/// [`MIN_SIZE`]..=[`MAX_SIZE`].
+///
+/// Errors: [`CoordError::BadSizeText`] for text of neither form, [`CoordError::BadSize`] for
+/// a side out of range.
+pub fn parse_size(text: &str) -> Result<(usize, usize), CoordError> {
+    let t = text.trim().to_ascii_lowercase();
+    let bad = || CoordError::BadSizeText(text.trim().to_string());
+    let num = |s: &str| -> Result<usize, CoordError> {
+        let s = s.trim();
+        if s.is_empty() || s.len() > 4 || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        s.parse().map_err(|_| bad())
+    };
+    let (w, h) = match t.split_once('x') {
+        Some((a, b)) => (num(a)?, num(b)?),
+        None => {
+            let n = num(&t)?;
+            (n, n)
+        }
+    };
+    check_size(w, h)?;
+    Ok((w, h))
+}
+
+/// Parses a list of moves in any of the forms people and programs write them, and checks
+/// each point against a `width` x `height` board (not for occupancy):
+/// - notation points separated by commas and/or spaces: `h8,h9,i10` or `h8 h9 i10`;
+/// - protocol points `x,y` separated by spaces, semicolons or new lines: `7,7 7,8 8,9`;
+/// - a comma-separated run of numbers read in pairs: `7,7,7,8,8,9`;
+/// - any mix of these (`h8 7,8`); `-` or nothing is the empty list.
+///
+/// Errors: as [`parse_point`] for a bad or off-board point; [`CoordError::BadNotation`]
+/// naming the numbers when a run of numbers has an odd count.
+pub fn parse_move_text(text: &str, width: usize, height: usize) -> Result<Vec<Pos>, CoordError> {
+    let mut out = Vec::new();
+    for token in text.split(|c: char| c.is_whitespace() || c == ';') {
+        let token = token.trim_matches(',');
+        if token.is_empty() || token == "-" {
+            continue;
+        }
+        let numeric = token
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b',' || b == b'-');
+        if numeric && token.contains(',') {
+            let parts: Vec<&str> = token.split(',').collect();
+            if !parts.len().is_multiple_of(2) {
+                return Err(CoordError::BadNotation(format!(
+                    "{token} (numbers go in x,y pairs)"
+                )));
+            }
+            for pair in parts.chunks(2) {
+                out.push(parse_point(
+                    &format!("{},{}", pair[0], pair[1]),
+                    width,
+                    height,
+                )?);
+            }
+        } else {
+            for part in token.split(',').filter(|s| !s.is_empty()) {
+                out.push(parse_point(part, width, height)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The four line directions as `(dx, dy)`: horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
@@ -362,6 +462,54 @@ mod tests {
         ));
         assert!(parse_point_list("h8,,h9", 15, 15).is_err());
         assert_eq!(parse_point_list("-", 15, 15).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn sizes_and_move_text() {
+        assert_eq!(parse_size("15"), Ok((15, 15)));
+        assert_eq!(parse_size(" 15x20 "), Ok((15, 20)));
+        assert_eq!(parse_size("20X15"), Ok((20, 15)));
+        assert_eq!(parse_size("4"), Err(CoordError::BadSize(4, 4)));
+        assert_eq!(parse_size("15x23"), Err(CoordError::BadSize(15, 23)));
+        assert!(matches!(parse_size("15x"), Err(CoordError::BadSizeText(_))));
+        assert!(matches!(parse_size("big"), Err(CoordError::BadSizeText(_))));
+        let want = vec![Pos::new(7, 7), Pos::new(7, 8), Pos::new(8, 9)];
+        for text in [
+            "h8,h9,i10",
+            "h8 h9 i10",
+            "7,7 7,8 8,9",
+            "7,7;7,8;8,9",
+            "7,7,7,8,8,9",
+            "h8 7,8\ni10",
+            " 7,7 , h9,i10",
+        ] {
+            assert_eq!(parse_move_text(text, 15, 15), Ok(want.clone()), "{text}");
+        }
+        assert_eq!(parse_move_text("-", 15, 15), Ok(vec![]));
+        assert!(parse_move_text("7,7,8", 15, 15).is_err());
+        assert!(matches!(
+            parse_move_text("7,15", 15, 15),
+            Err(CoordError::OffBoard(..))
+        ));
+        assert!(parse_move_text("h8,zz", 15, 15).is_err());
+    }
+
+    #[test]
+    fn rule_names() {
+        assert_eq!(Rule::parse("RENJU"), Some(Rule::Renju));
+        assert_eq!(Rule::parse("4"), Some(Rule::Renju));
+        assert_eq!(Rule::parse("9"), Some(Rule::CaroExact));
+        for n in ["2", "3", "5", "6"] {
+            assert_eq!(Rule::parse(n), None, "{n}");
+            let e = Rule::parse_explained(n).unwrap_err();
+            assert!(e.contains(&format!("rule {n} ")), "{e}");
+            assert!(e.ends_with(RULE_CHOICES), "{e}");
+        }
+        let e = Rule::parse_explained("renjuu").unwrap_err();
+        assert_eq!(
+            e,
+            format!("unknown rule 'renjuu'; valid rules: {RULE_CHOICES}")
+        );
     }
 
     #[test]

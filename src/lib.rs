@@ -6,11 +6,17 @@
 //! - [`time`]: the manager's clock turned into a search budget;
 //! - [`search`]: iterative-deepening PVS, transposition table, VCF/VCT solvers;
 //! - [`engine`]: the facade that protocol, CLI and match code use;
+//! - [`opening`]: the 26 renju openings, balanced opening suites, and every opening rule's
+//!   decisions made by search (Swap2, RIF, Soosorv-8, Swap1, five-stone and continuous swap);
 //! - [`protocol`]: the Piskvork/Gomocup protocol on stdin/stdout;
 //! - [`arena`]: engine-against-engine matches with a referee;
 //! - [`fourcolour`]: the four-colour variant for two to four players (its own board, rules
 //!   and search);
-//! - [`cli`]: the one-shot command-line tools (`forbidden`, `analyze`, `solve`, `bench`).
+//! - [`gamefile`]: games read from and written to `.psq`, SGF and move lists;
+//! - [`view`]: text diagrams and SVG pictures of positions;
+//! - [`cli`]: the command-line tools (`play`, `forbidden`, `analyze`, `solve`, `demo`);
+//! - [`openings_cli`]: the `openings` tools (identify, decide, generate).
+//! - [`web`]: the web board, a local HTTP server with a page and a JSON API (`serve`).
 #![warn(missing_docs)]
 
 pub mod arena;
@@ -21,7 +27,13 @@ pub mod core;
 pub mod engine;
 pub mod eval;
 pub mod fourcolour;
+pub mod gamefile;
+pub mod opening;
+pub mod openings_cli;
 pub mod protocol;
 pub mod search;
 pub mod time;
+pub mod train;
 pub mod tt;
+pub mod view;
+pub mod web;

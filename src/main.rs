@@ -11,12 +11,17 @@ use tianyuan::cli;
     about = "Tianyuan gomoku/renju engine"
 )]
 struct Cli {
+    /// Evaluation weights file to use instead of the built-in weights (see docs/training.md).
+    #[arg(long, global = true)]
+    weights: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play the engine in the terminal (moves and commands one per line on stdin).
+    Play(cli::play::PlayArgs),
     /// Print black's forbidden points (renju) of a position.
     Forbidden(cli::ForbiddenArgs),
     /// Search a position and print the best move, score, depth, nodes and PV.
@@ -26,9 +31,18 @@ enum Command {
     /// Play a short engine-against-itself game and print the board as it goes.
     Demo(cli::DemoArgs),
     /// Solve a position for a VCF (or VCT with --vct).
-    Solve(tianyuan::search::threat::SolveArgs),
+    Solve(cli::SolveCliArgs),
     /// Play a match between engines that speak the Piskvork protocol.
     Match(tianyuan::arena::MatchArgs),
+    /// Play the engine against itself and write the games for training.
+    Selfplay(tianyuan::train::selfplay::SelfplayArgs),
+    /// Fit the evaluation and move-ordering weights to self-play games.
+    Tune(tianyuan::train::tune::TuneArgs),
+    /// Opening tools: identify a renju opening, make an opening-rule decision, generate a
+    /// balanced opening suite.
+    Openings(tianyuan::openings_cli::OpeningsArgs),
+    /// Serve the web board: a local page to play and analyse on, and a JSON API.
+    Serve(tianyuan::web::ServeArgs),
     /// Run the protocol engine (the default when no subcommand is given).
     Protocol,
 }
@@ -45,22 +59,59 @@ fn main() {
                 let _ = e.print();
                 std::process::exit(0);
             }
-            // Bad arguments: exit status 2 and one line on stderr (the first line of clap's
-            // message, without its usage block).
+            // Bad arguments: exit status 2 and one line on stderr: clap's message without
+            // its usage block, its lines joined (so that a list of missing arguments is
+            // named, not cut off).
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments").trim();
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            std::process::exit(cli::bad_input(&format!("{} (see --help)", first)));
+            std::process::exit(cli::bad_input(&format!(
+                "{} (see --help)",
+                one_line_error(&text)
+            )));
         }
     };
+    if let Some(path) = &cli.weights {
+        match tianyuan::eval::weights::Weights::load(path) {
+            Ok(w) => {
+                let _ = tianyuan::eval::weights::install(w);
+            }
+            Err(e) => std::process::exit(cli::bad_input(&e.to_string())),
+        }
+    }
     let code = match cli.command {
         None | Some(Command::Protocol) => tianyuan::protocol::run_stdio(),
         Some(Command::Forbidden(a)) => cli::forbidden(&a),
         Some(Command::Analyze(a)) => cli::analyze(&a),
         Some(Command::Bench(a)) => tianyuan::bench::run(&a),
         Some(Command::Demo(a)) => cli::demo(&a),
-        Some(Command::Solve(a)) => tianyuan::search::threat::solve_cli(&a),
+        Some(Command::Solve(a)) => cli::solve(&a),
+        Some(Command::Play(a)) => cli::play::run(&a),
         Some(Command::Match(a)) => tianyuan::arena::run(a),
+        Some(Command::Selfplay(a)) => tianyuan::train::selfplay::run(&a),
+        Some(Command::Tune(a)) => tianyuan::train::tune::run(&a),
+        Some(Command::Openings(a)) => tianyuan::openings_cli::run(&a),
+        Some(Command::Serve(a)) => tianyuan::web::run(&a),
     };
     std::process::exit(code);
+}
+
+/// Clap's error text as one line: the lines before the usage block, trimmed and joined, the
+/// `error: ` prefix and clap's trailing tips dropped.
+fn one_line_error(text: &str) -> String {
+    let mut parts = Vec::new();
+    for line in text.lines() {
+        let l = line.trim();
+        if l.starts_with("Usage:") || l.starts_with("For more information") {
+            break;
+        }
+        if l.is_empty() || l.starts_with("tip:") {
+            continue;
+        }
+        parts.push(l.strip_prefix("error: ").unwrap_or(l));
+    }
+    let joined = parts.join(" ");
+    if joined.is_empty() {
+        "bad arguments".to_string()
+    } else {
+        joined
+    }
 }

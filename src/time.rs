@@ -26,14 +26,25 @@ pub const UNLIMITED_MS: i64 = 100_000_000;
 /// 2000000 for "no limit") counts as no turn limit.
 pub const TURN_UNLIMITED_MS: i64 = 1_000_000;
 
-/// Safety margin kept back from the hard limit, in milliseconds: covers pipe latency, process
-/// resume and the stop latency of the search.
-pub const SAFETY_MS: i64 = 120;
+/// Largest safety margin kept back from a limit, in milliseconds: covers pipe latency,
+/// process resume and the stop latency of the search. The margin is a tenth of the limit,
+/// at least [`MIN_RESERVE_MS`] and at most this (and never more than a quarter of the limit).
+pub const SAFETY_MS: i64 = 100;
+/// Smallest safety margin kept back from a limit, in milliseconds (see [`SAFETY_MS`]).
+pub const MIN_RESERVE_MS: i64 = 40;
+/// The time left is spread over at most this many of our own moves (a short horizon: a
+/// position is usually decided long before the board fills).
+pub const HORIZON_MOVES: i64 = 21;
+/// No single move may take more than the time left divided by this.
+pub const MAX_SHARE_DIVISOR: i64 = 7;
 
 /// A search budget in milliseconds from the moment the request was read.
+///
+/// The search stops on its own between iterations once the elapsed time passes a target
+/// derived from `soft_ms` (see [`Budget::should_stop`]) and is aborted at `hard_ms`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Stop starting new iterations after this (typical time for the move).
+    /// The optimum time for the move: the base of the stop rule between iterations.
     pub soft_ms: u64,
     /// Never search past this.
     pub hard_ms: u64,
@@ -52,6 +63,45 @@ impl Budget {
             hard_ms: ms,
         }
     }
+
+    /// The stop rule after a completed iteration: `true` when the search should not start
+    /// iteration `depth + 1`, `elapsed_ms` after its start.
+    ///
+    /// - the next iteration probably cannot finish: `elapsed >= hard / (1.25 + 0.02 depth^1.4)`;
+    /// - the move's target is spent: `elapsed >= soft * falling * instability`, where
+    ///   `falling` (0.5 to 1.5, about 0.55 when the score holds) grows when the score dropped
+    ///   by `score_drop` win-probability points (0..1) since the previous move, and
+    ///   `instability` (1 and up) is 1 plus twice the recent best-move changes per iteration.
+    pub fn should_stop(&self, elapsed_ms: u64, depth: i32, score_drop: f64, changes: f64) -> bool {
+        if *self == Budget::UNLIMITED {
+            return false;
+        }
+        let e = elapsed_ms as f64;
+        let d = depth.max(1) as f64;
+        if e >= self.hard_ms as f64 / (1.25 + 0.02 * d.powf(1.4)) {
+            return true;
+        }
+        let falling = (0.55 + 3.0 * score_drop).clamp(0.5, 1.5);
+        let instability = 1.0 + 2.0 * changes.max(0.0);
+        e >= self.soft_ms as f64 * falling * instability
+    }
+}
+
+/// The safety margin kept back from a limit of `limit` milliseconds (see [`SAFETY_MS`]).
+pub fn reserve_ms(limit: i64) -> i64 {
+    (limit / 10).clamp(MIN_RESERVE_MS, SAFETY_MS).min(limit / 4)
+}
+
+/// How much a move at `ply` (stones on the board) deserves relative to an average move:
+/// a little more in the opening, where the game is decided, and less and less once the
+/// board fills (1.1 at ply 0, 1.0 at 50, 0.7 at 100, 0.4 from 150 on).
+pub fn move_importance(ply: usize) -> f64 {
+    let p = ply as f64;
+    if p <= 50.0 {
+        1.1 - 0.1 * p / 50.0
+    } else {
+        (1.0 - 0.6 * (p - 50.0) / 100.0).max(0.4)
+    }
 }
 
 impl TimeControl {
@@ -66,12 +116,16 @@ impl TimeControl {
     }
 
     /// The budget for the next move, given the number of stones already on the board and the
-    /// board's point count (to estimate how many moves remain).
+    /// board's point count.
     ///
-    /// - hard limit: min(turn, time left) minus [`SAFETY_MS`] (at least 1 ms... 0 when the
-    ///   turn limit is 0 or time left is not positive: answer at once);
-    /// - soft limit: when match time binds, the time left spread over the expected remaining
-    ///   moves (plus the increment), else about 60 % of the turn limit.
+    /// - hard limit ("maximum"): the turn limit, and the time left divided by
+    ///   min([`MAX_SHARE_DIVISOR`], empty points) plus the increment, each minus its safety
+    ///   margin ([`reserve_ms`]), never above the time left minus its margin; 0 when the turn
+    ///   limit is 0 or no time is left (answer at once);
+    /// - soft limit ("optimum"): 0.9 of the maximum when the time left covers the turn limit
+    ///   for every remaining move (or there is no game clock); else the smallest of 0.9 x
+    ///   maximum, the time left over [`HORIZON_MOVES`] moves plus the increment, and the
+    ///   maximum / 1.7 x [`move_importance`].
     pub fn budget(&self, stones: usize, points: usize) -> Budget {
         if self.is_unlimited() {
             return Budget::UNLIMITED;
@@ -85,27 +139,29 @@ impl TimeControl {
         if turn == Some(0) || left.is_some_and(|l| l <= 0) {
             return Budget::fixed(0);
         }
+        let inc = self.increment_ms.max(0);
+        let empty = points.saturating_sub(stones).max(1) as i64;
         let mut hard = i64::MAX / 4;
         if let Some(t) = turn {
-            hard = hard.min(t - SAFETY_MS.min(t / 4));
+            hard = hard.min(t - reserve_ms(t));
         }
         if let Some(l) = left {
-            // Keep a reserve so that a long game never runs the clock out.
-            hard = hard
-                .min(l - SAFETY_MS.min(l / 4))
-                .min(l * 3 / 10 + self.increment_ms);
+            let share = l / MAX_SHARE_DIVISOR.min(empty) + inc;
+            hard = hard.min(share - reserve_ms(share)).min(l - reserve_ms(l));
         }
         let hard = hard.max(1);
-        let mut soft = hard;
-        if let Some(t) = turn {
-            soft = soft.min(t * 6 / 10);
-        }
-        if let Some(l) = left {
-            // Expected remaining own moves: games rarely run past half the board.
-            let expected_total = (points / 3).clamp(30, 120) as i64;
-            let own_stones = (stones / 2) as i64;
-            let remaining = (expected_total - own_stones).max(12);
-            soft = soft.min(l / remaining + self.increment_ms * 8 / 10);
+        let ample = match (left, turn) {
+            (None, _) => true,
+            (Some(l), Some(t)) => t.saturating_mul(empty.min(64)) < l,
+            (Some(_), None) => false,
+        };
+        let mut soft = hard * 9 / 10;
+        if !ample {
+            if let Some(l) = left {
+                soft = soft.min(l / HORIZON_MOVES + inc * 8 / 10);
+            }
+            let by_importance = hard as f64 / 1.7 * move_importance(stones);
+            soft = soft.min(by_importance as i64);
         }
         let soft = soft.clamp(1, hard);
         Budget {
@@ -119,74 +175,127 @@ impl TimeControl {
 mod tests {
     use super::*;
 
+    fn tc(turn: Option<i64>, game: Option<i64>, left: Option<i64>) -> TimeControl {
+        TimeControl {
+            turn_ms: turn,
+            match_ms: game,
+            left_ms: left,
+            increment_ms: 0,
+        }
+    }
+
     #[test]
     fn turn_limit_only() {
-        let tc = TimeControl {
-            turn_ms: Some(5000),
-            ..Default::default()
-        };
-        let b = tc.budget(10, 225);
-        assert_eq!(b.hard_ms, 5000 - SAFETY_MS as u64);
-        assert_eq!(b.soft_ms, 3000);
+        // No game clock: the optimum is 0.9 of the maximum.
+        let b = tc(Some(5000), None, None).budget(10, 225);
+        assert_eq!(b.hard_ms, 4900);
+        assert_eq!(b.soft_ms, 4410);
+    }
+
+    #[test]
+    fn gauntlet_clock_first_move() {
+        // 10 s a game, 1 s a move, empty 15x15 board: maximum min(1000, 10000 / 7) - 100,
+        // optimum min(0.9 x 900, 10000 / 21, 900 / 1.7 x 1.1).
+        let b = tc(Some(1000), Some(10_000), Some(10_000)).budget(0, 225);
+        assert_eq!(b.hard_ms, 900);
+        assert_eq!(b.soft_ms, 476);
+        // Later, with 3 s left: the share of the time left binds.
+        let b = tc(Some(1000), Some(10_000), Some(3000)).budget(40, 225);
+        assert_eq!(b.hard_ms, 428 - 42);
+        assert_eq!(b.soft_ms, 142);
+    }
+
+    #[test]
+    fn long_clock() {
+        // 180 s a game, 30 s a move.
+        let b = tc(Some(30_000), Some(180_000), Some(180_000)).budget(0, 225);
+        assert_eq!(b.hard_ms, 25_614);
+        assert_eq!(b.soft_ms, 8571);
+    }
+
+    #[test]
+    fn ample_time_uses_the_turn() {
+        // Time left covers 64 turns: 0.9 of the turn's maximum.
+        let b = tc(Some(1000), Some(1_000_000), Some(1_000_000)).budget(0, 225);
+        assert_eq!(b.hard_ms, 900);
+        assert_eq!(b.soft_ms, 810);
     }
 
     #[test]
     fn zero_turn_means_now() {
-        let tc = TimeControl {
-            turn_ms: Some(0),
-            ..Default::default()
-        };
-        assert_eq!(tc.budget(0, 225), Budget::fixed(0));
+        assert_eq!(tc(Some(0), None, None).budget(0, 225), Budget::fixed(0));
     }
 
     #[test]
     fn negative_time_left_means_now() {
-        let tc = TimeControl {
-            turn_ms: Some(5000),
-            match_ms: Some(100000),
-            left_ms: Some(-5),
-            increment_ms: 0,
-        };
-        assert_eq!(tc.budget(0, 225), Budget::fixed(0));
+        let b = tc(Some(5000), Some(100_000), Some(-5)).budget(0, 225);
+        assert_eq!(b, Budget::fixed(0));
     }
 
     #[test]
     fn unlimited_values() {
-        let tc = TimeControl {
-            turn_ms: None,
-            match_ms: Some(0),
-            left_ms: Some(2147483647),
-            increment_ms: 0,
-        };
-        assert!(tc.is_unlimited());
-        let tc = TimeControl {
-            turn_ms: Some(2_000_000),
-            match_ms: Some(100_000_000),
-            left_ms: None,
-            increment_ms: 0,
-        };
-        assert!(tc.is_unlimited());
+        assert!(tc(None, Some(0), Some(2147483647)).is_unlimited());
+        assert!(tc(Some(2_000_000), Some(100_000_000), None).is_unlimited());
+        assert_eq!(
+            tc(None, None, None).budget(0, 225),
+            Budget::UNLIMITED,
+            "nothing received"
+        );
     }
 
     #[test]
-    fn match_time_spreads() {
-        let tc = TimeControl {
-            turn_ms: Some(30000),
-            match_ms: Some(180000),
-            left_ms: Some(180000),
-            increment_ms: 0,
+    fn never_above_the_limits() {
+        for turn in [1, 5, 30, 50, 100, 200, 500, 1000, 5000, 30_000] {
+            for left in [1, 10, 100, 300, 1000, 3000, 10_000, 180_000] {
+                for stones in [0, 10, 100, 220, 224] {
+                    for inc in [0, 100] {
+                        let t = TimeControl {
+                            turn_ms: Some(turn),
+                            match_ms: Some(180_000),
+                            left_ms: Some(left),
+                            increment_ms: inc,
+                        };
+                        let b = t.budget(stones, 225);
+                        assert!(b.soft_ms <= b.hard_ms, "{t:?} {b:?}");
+                        assert!(b.hard_ms as i64 <= turn.max(1), "{t:?} {b:?}");
+                        assert!(b.hard_ms as i64 <= left.max(1), "{t:?} {b:?}");
+                        if turn >= 100 && left >= 100 {
+                            assert!((b.hard_ms as i64) <= turn - reserve_ms(turn));
+                            assert!((b.hard_ms as i64) <= left - reserve_ms(left));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn little_time_left_stays_small() {
+        let b = tc(Some(30_000), Some(180_000), Some(1000)).budget(100, 400);
+        assert!(b.hard_ms <= 1000 / 7, "{b:?}");
+    }
+
+    #[test]
+    fn stop_rule() {
+        let b = Budget {
+            soft_ms: 476,
+            hard_ms: 900,
         };
-        let b = tc.budget(20, 400);
-        assert!(b.soft_ms < 10000, "{:?}", b);
-        assert!(b.hard_ms <= 30000 - SAFETY_MS as u64);
-        // Little time left: the hard limit stays well below it.
-        let tc = TimeControl {
-            turn_ms: Some(30000),
-            match_ms: Some(180000),
-            left_ms: Some(1000),
-            increment_ms: 0,
-        };
-        let b = tc.budget(100, 400);
-        assert!(b.hard_ms <= 300, "{:?}", b);
+        // Stable score and move: about 0.55 of the optimum.
+        assert!(!b.should_stop(250, 8, 0.0, 0.0));
+        assert!(b.should_stop(270, 8, 0.0, 0.0));
+        // A falling score or a changing move buys more time.
+        assert!(!b.should_stop(400, 8, 0.2, 0.0));
+        assert!(!b.should_stop(400, 8, 0.0, 0.5));
+        // But never an iteration that cannot finish before the maximum.
+        assert!(b.should_stop(600, 8, 0.5, 2.0));
+        assert!(!Budget::UNLIMITED.should_stop(1 << 40, 50, 0.0, 0.0));
+    }
+
+    #[test]
+    fn importance_decreases() {
+        assert!(move_importance(0) > move_importance(50));
+        assert!(move_importance(50) > move_importance(100));
+        assert_eq!(move_importance(300), 0.4);
     }
 }

@@ -20,6 +20,9 @@ use crate::core::Pos;
 use crate::search::{WIN, WIN_THRESHOLD};
 use std::alloc::Layout;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// How a stored score bounds the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,6 +198,15 @@ fn unpack(data: u64) -> TtEntry {
     }
 }
 
+/// Largest stand-in table searches use while the real one is being prepared in the
+/// background (see [`Preparation`]), in bytes (4 MiB: 262 144 entries, enough for moves of
+/// a few hundred milliseconds).
+pub const STAND_IN_BYTES: usize = 4 << 20;
+
+/// Clusters handled between two looks at the cancel flag by the background preparation
+/// (2 MiB: well under a millisecond of zeroing).
+const SLICE_CLUSTERS: usize = 1 << 15;
+
 /// Tables of at least this many bytes are cleared by reallocation rather than zeroing
 /// (see [`TranspositionTable::clear`]); 1 GiB.
 pub const REALLOCATE_BYTES: usize = 1 << 30;
@@ -273,6 +285,71 @@ impl TranspositionTable {
             *self.dirty.get_mut() = false;
         }
         self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Whether [`Self::clear`] has something to do: an entry may have been written since the
+    /// table was allocated or last cleared.
+    pub fn is_dirty(&self) -> bool {
+        self.dirty.load(Ordering::Relaxed)
+    }
+
+    /// Whether [`Self::prefault`] has something to do: the table is under
+    /// [`REALLOCATE_BYTES`] and not known to be resident.
+    pub fn needs_prefault(&self) -> bool {
+        self.size_bytes() < REALLOCATE_BYTES && !self.resident
+    }
+
+    /// [`Self::clear`] on one thread, in slices of [`SLICE_CLUSTERS`] clusters, asking
+    /// `go` before each slice (it may wait) and giving up when it answers `false`. Returns
+    /// whether it finished; a table left half-cleared stays dirty (so a later clear redoes
+    /// it).
+    fn clear_cancellable(&mut self, go: &dyn Fn() -> bool) -> bool {
+        if !*self.dirty.get_mut() {
+            // Nothing written: nothing to do.
+        } else if self.size_bytes() >= REALLOCATE_BYTES {
+            let bytes = self.size_bytes();
+            *self = TranspositionTable::new(std::mem::size_of::<Cluster>());
+            *self = TranspositionTable::new(bytes);
+        } else {
+            for slice in self.clusters.chunks_mut(SLICE_CLUSTERS) {
+                if !go() {
+                    return false;
+                }
+                for c in slice {
+                    for w in &mut c.words {
+                        *w.get_mut() = 0;
+                    }
+                }
+            }
+            self.resident = true;
+            *self.dirty.get_mut() = false;
+        }
+        self.generation.store(0, Ordering::Relaxed);
+        true
+    }
+
+    /// [`Self::prefault`] on one thread, asking `go` before each slice as
+    /// [`Self::clear_cancellable`] does. A clean table is made resident by writing one word
+    /// per 4 KiB page (its pages are zero already), a dirty one by clearing it. Returns
+    /// whether it finished.
+    fn prefault_cancellable(&mut self, go: &dyn Fn() -> bool) -> bool {
+        if !self.needs_prefault() {
+            return true;
+        }
+        if *self.dirty.get_mut() {
+            return self.clear_cancellable(go);
+        }
+        const PAGE_CLUSTERS: usize = 4096 / std::mem::size_of::<Cluster>();
+        for slice in self.clusters.chunks_mut(SLICE_CLUSTERS) {
+            if !go() {
+                return false;
+            }
+            for c in slice.iter_mut().step_by(PAGE_CLUSTERS) {
+                *c.words[0].get_mut() = 0;
+            }
+        }
+        self.resident = true;
+        true
     }
 
     /// Starts a new search: entries written before age by one.
@@ -375,6 +452,207 @@ impl TranspositionTable {
         }
         used * 1000 / (n * ENTRIES)
     }
+}
+
+/// What a [`Preparation`] makes of a table: its size, and whether it is cleared and made
+/// resident.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Plan {
+    /// Reallocate to at most this many bytes (as [`TranspositionTable::new`]) unless the
+    /// table already has that size; `None`: keep the size.
+    pub resize: Option<usize>,
+    /// Empty every entry ([`TranspositionTable::clear`]).
+    pub clear: bool,
+    /// Make the table resident ([`TranspositionTable::prefault`]).
+    pub prefault: bool,
+}
+
+impl Plan {
+    /// This plan followed by `next`: the later size wins; clearing and prefaulting add up.
+    pub fn then(self, next: Plan) -> Plan {
+        Plan {
+            resize: next.resize.or(self.resize),
+            clear: self.clear || next.clear,
+            prefault: self.prefault || next.prefault,
+        }
+    }
+
+    /// The size in bytes a table of `current` bytes has after this plan (assuming the
+    /// allocation succeeds).
+    pub fn bytes_after(&self, current: usize) -> usize {
+        match self.resize {
+            Some(b) => (b / std::mem::size_of::<Cluster>()).max(1) * std::mem::size_of::<Cluster>(),
+            None => current,
+        }
+    }
+}
+
+/// A transposition table being resized, cleared and made resident on a background thread,
+/// so that the caller (the protocol, whose clock may be running) never waits for it.
+///
+/// The table is moved to the thread and comes back through [`Self::try_take`] or
+/// [`Self::wait`]. A preparation followed by another ([`Self::then`]) is cancelled: it
+/// stops between 2 MiB slices and hands its table to the next, which redoes what was left
+/// (plans add up, see [`Plan::then`]). Only one table exists at a time: the thread frees the
+/// old one before allocating the new one.
+///
+/// While the `pause` flag given to [`Self::start`] is raised (the engine raises it while it
+/// searches), the thread waits between slices, so that clearing and prefaulting never take
+/// CPU time or memory bandwidth from a search (on a loaded 2-core machine they slowed a
+/// search to a twentieth of its speed and made it overrun its time). Pausing between slices
+/// rather than lowering the thread's priority keeps it from being preempted while it holds
+/// a kernel or allocator lock the search needs.
+pub struct Preparation {
+    rx: Receiver<TranspositionTable>,
+    cancel: Arc<AtomicBool>,
+    pause: Arc<AtomicBool>,
+    plan: Plan,
+    size: usize,
+}
+
+/// Where a preparation takes its table from.
+enum Source {
+    Table(TranspositionTable),
+    Pending(Receiver<TranspositionTable>),
+}
+
+impl Preparation {
+    /// Starts carrying out `plan` on `table` on a new thread, pausing while `pause` is
+    /// raised (if no thread can be started, the table is replaced by a fresh one of the
+    /// planned size, not resident).
+    pub fn start(table: TranspositionTable, plan: Plan, pause: Arc<AtomicBool>) -> Preparation {
+        let size = plan.bytes_after(table.size_bytes());
+        Self::spawn(Source::Table(table), plan, size, pause)
+    }
+
+    /// Cancels this preparation and starts one that carries out this plan and then `next`
+    /// on its table (with the same pause flag).
+    pub fn then(self, next: Plan) -> Preparation {
+        self.cancel.store(true, Ordering::Relaxed);
+        let plan = self.plan.then(next);
+        let size = next.bytes_after(self.size);
+        Self::spawn(Source::Pending(self.rx), plan, size, self.pause)
+    }
+
+    /// What the preparation carries out.
+    pub fn plan(&self) -> Plan {
+        self.plan
+    }
+
+    /// Size in bytes of the table it makes (unless an allocation has to be halved).
+    pub fn size_bytes(&self) -> usize {
+        self.size
+    }
+
+    /// The table if it is ready, without waiting.
+    pub fn try_take(&mut self) -> Option<TranspositionTable> {
+        match self.rx.try_recv() {
+            Ok(t) => Some(t),
+            Err(TryRecvError::Empty) => None,
+            // The thread died (allocation failure): a minimal table rather than none.
+            Err(TryRecvError::Disconnected) => Some(TranspositionTable::new(1)),
+        }
+    }
+
+    /// The table once ready, waiting at most `timeout`.
+    pub fn take_within(&mut self, timeout: Duration) -> Option<TranspositionTable> {
+        match self.rx.recv_timeout(timeout) {
+            Ok(t) => Some(t),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => Some(TranspositionTable::new(1)),
+        }
+    }
+
+    /// The table, waiting as long as it takes. With `cancel` the remaining clearing and
+    /// prefaulting are skipped (a cancelled clear leaves the table dirty, see
+    /// [`TranspositionTable::is_dirty`]).
+    pub fn wait(self, cancel: bool) -> TranspositionTable {
+        if cancel {
+            self.cancel.store(true, Ordering::Relaxed);
+        }
+        self.rx
+            .recv()
+            .unwrap_or_else(|_| TranspositionTable::new(1))
+    }
+
+    fn spawn(source: Source, plan: Plan, size: usize, pause: Arc<AtomicBool>) -> Preparation {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = sync_channel(1);
+        let (flag, paused) = (cancel.clone(), pause.clone());
+        let spawned = std::thread::Builder::new()
+            .name("tt-prepare".into())
+            .spawn(move || {
+                let table = match source {
+                    Source::Table(t) => t,
+                    Source::Pending(rx) => rx.recv().unwrap_or_else(|_| TranspositionTable::new(1)),
+                };
+                let go = || {
+                    while paused.load(Ordering::Relaxed) && !flag.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    !flag.load(Ordering::Relaxed)
+                };
+                let _ = tx.send(carry_out(table, plan, &go));
+            });
+        if spawned.is_err() {
+            // No thread: the closure and the table it held are gone (a pending one is freed
+            // by its thread). A fresh table of the planned size, resident only as used.
+            let (tx, rx) = sync_channel(1);
+            let _ = tx.send(TranspositionTable::new(size));
+            return Preparation {
+                rx,
+                cancel,
+                pause,
+                plan,
+                size,
+            };
+        }
+        Preparation {
+            rx,
+            cancel,
+            pause,
+            plan,
+            size,
+        }
+    }
+}
+
+/// Keeps a [`Preparation`]'s pause flag raised until dropped (also when a search panics).
+pub struct PauseGuard(Arc<AtomicBool>);
+
+impl PauseGuard {
+    /// Raises `flag` until the guard is dropped.
+    pub fn new(flag: &Arc<AtomicBool>) -> PauseGuard {
+        flag.store(true, Ordering::Relaxed);
+        PauseGuard(flag.clone())
+    }
+}
+
+impl Drop for PauseGuard {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+}
+
+/// Carries out `plan` on `table`, asking `go` between slices (see [`Preparation`]).
+fn carry_out(
+    mut table: TranspositionTable,
+    plan: Plan,
+    go: &dyn Fn() -> bool,
+) -> TranspositionTable {
+    if let Some(bytes) = plan.resize {
+        if plan.bytes_after(table.size_bytes()) != table.size_bytes() {
+            drop(table);
+            table = TranspositionTable::new(bytes);
+        }
+    }
+    if plan.clear && !table.clear_cancellable(go) {
+        return table;
+    }
+    if plan.prefault {
+        table.prefault_cancellable(go);
+    }
+    table
 }
 
 #[cfg(test)]
@@ -497,5 +775,124 @@ mod tests {
             assert_eq!(tt.clusters.as_ptr() as usize % 64, 0);
             assert_eq!(tt.size_bytes(), (bytes / 64).max(1) * 64);
         }
+    }
+    fn start(table: TranspositionTable, plan: Plan) -> Preparation {
+        Preparation::start(table, plan, Arc::default())
+    }
+
+    #[test]
+    fn a_paused_preparation_waits() {
+        let (tt, _) = filled(8 << 20);
+        let pause = Arc::new(AtomicBool::new(true));
+        let mut p = Preparation::start(
+            tt,
+            Plan {
+                clear: true,
+                ..Plan::default()
+            },
+            pause.clone(),
+        );
+        assert!(p.take_within(Duration::from_millis(50)).is_none());
+        pause.store(false, Ordering::Relaxed);
+        let tt = p.wait(false);
+        assert!(!tt.is_dirty() && all_zero(&tt));
+    }
+
+    fn filled(bytes: usize) -> (TranspositionTable, Vec<u64>) {
+        let tt = TranspositionTable::new(bytes);
+        let keys: Vec<u64> = (1..=2000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        for &k in &keys {
+            tt.store(k, Pos::new(4, 4), 1, 2, 3, Bound::Upper);
+        }
+        assert!(keys.iter().any(|&k| tt.probe(k).is_some()));
+        (tt, keys)
+    }
+
+    fn all_zero(tt: &TranspositionTable) -> bool {
+        tt.clusters
+            .iter()
+            .all(|c| c.words.iter().all(|w| w.load(Ordering::Relaxed) == 0))
+    }
+
+    #[test]
+    fn preparation_clears_and_prefaults_in_the_background() {
+        let (tt, keys) = filled(3 << 20);
+        let p = start(
+            tt,
+            Plan {
+                clear: true,
+                prefault: true,
+                ..Plan::default()
+            },
+        );
+        assert_eq!(p.size_bytes(), 3 << 20);
+        let mut tt = p.wait(false);
+        assert_eq!(tt.size_bytes(), 3 << 20);
+        assert!(!tt.is_dirty() && !tt.needs_prefault() && all_zero(&tt));
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+        // A fresh table is made resident page by page and stays clean.
+        let p = start(
+            TranspositionTable::new(1 << 20),
+            Plan {
+                prefault: true,
+                ..Plan::default()
+            },
+        );
+        tt = p.wait(false);
+        assert!(!tt.is_dirty() && !tt.needs_prefault() && all_zero(&tt));
+    }
+
+    #[test]
+    fn chained_preparations_add_up() {
+        let (tt, _) = filled(2 << 20);
+        // Resize, then (cancelling it) clear and prefault: the table has the new size, is
+        // empty and resident.
+        let p = start(
+            tt,
+            Plan {
+                resize: Some(5 << 20),
+                ..Plan::default()
+            },
+        );
+        let p = p.then(Plan {
+            clear: true,
+            ..Plan::default()
+        });
+        let p = p.then(Plan {
+            prefault: true,
+            ..Plan::default()
+        });
+        assert_eq!(
+            p.plan(),
+            Plan {
+                resize: Some(5 << 20),
+                clear: true,
+                prefault: true
+            }
+        );
+        assert_eq!(p.size_bytes(), 5 << 20);
+        let tt = p.wait(false);
+        assert_eq!(tt.size_bytes(), 5 << 20);
+        assert!(!tt.is_dirty() && !tt.needs_prefault() && all_zero(&tt));
+    }
+
+    #[test]
+    fn a_cancelled_clear_leaves_the_table_dirty() {
+        let (mut tt, keys) = filled(4 << 20);
+        assert!(!tt.clear_cancellable(&|| false));
+        assert!(tt.is_dirty() && tt.needs_prefault());
+        // A later plan that clears finishes the job.
+        let tt = start(
+            tt,
+            Plan {
+                clear: true,
+                ..Plan::default()
+            },
+        )
+        .wait(false);
+        assert!(!tt.is_dirty() && all_zero(&tt));
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
     }
 }

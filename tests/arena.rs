@@ -9,10 +9,12 @@
 //! - `occupied`: plays the lowest occupied point (in `x, y` order) as soon as there is one;
 //! - `crash`: exits (status 3) at its third move request of a game;
 //! - `garbage`: answers its second move request with `hello there`;
-//! - `foul6` / `foul44`: as black plays a fixed list on the bottom edge that ends in an
-//!   overline (a1 b1 c1 e1 f1, then d1) or a double four (b1 c1 d1 a2 a3 a4, then a1);
+//! - `foul6` / `foul44`: as black plays a fixed list on the top edge (row 1, protocol y 0)
+//!   that ends in an overline (a1 b1 c1 e1 f1, then d1) or a double four (b1 c1 d1 a2 a3 a4,
+//!   then a1);
 //!   as white plays like `sane`;
-//! - `rowwin`: as black plays a1..e1... on the top row (a five the sane engine never blocks);
+//! - `rowwin`: as black plays a15..e15... on the bottom row (a five the sane engine never
+//!   blocks);
 //!   as white answers garbage; so against `sane` it wins exactly the games it starts;
 //! - `filler`: black fills the points with `(x + 2y) mod 4 < 2`, white the others, in row
 //!   order: no five is ever possible, so the board fills up;
@@ -449,8 +451,8 @@ fn renju_double_four_foul_loses_for_black() {
         sgf.contains("RU[renju]") && sgf.contains("RE[W+]") && sgf.contains("PB[fake-foul44]"),
         "{sgf}"
     );
-    // a1 = column a, bottom row: SGF row letter 14 -> "ao".
-    assert!(sgf.trim_end().ends_with(";B[ao])"), "{sgf}");
+    // a1 = protocol 0,0, the top-left corner: SGF "aa" (as c-gomoku-cli writes it).
+    assert!(sgf.trim_end().ends_with(";B[aa])"), "{sgf}");
 }
 
 #[test]
@@ -591,7 +593,7 @@ fn full_board_is_a_draw_and_renju_200_stones_too() {
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
     assert_eq!(
         r.line("Score of "),
-        "Score of fake-filler vs fake-filler: 0 - 0 - 1"
+        "Score of fake-filler-1 vs fake-filler-2: 0 - 0 - 1"
     );
     let g = r.games();
     assert_eq!(kinds(&g), ["board_full"]);

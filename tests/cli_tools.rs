@@ -16,7 +16,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn forbidden_plain_and_json() {
-    // Seed diagram 2 of rules.md: a cross of four black stones around h8 (double three at h8).
+    // A cross of four black stones around h8: a double three at h8 (docs/rules.md §3.2).
     let args = [
         "forbidden",
         "--black",

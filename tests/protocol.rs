@@ -1,4 +1,4 @@
-//! In-memory transcripts of the protocol executor: every item of protocol.md §7 and §8 that
+//! In-memory transcripts of the protocol executor: every item of docs/protocol.md §7 and §8 that
 //! does not need a real process (those are in `protocol_e2e.rs`). Each test checks every
 //! reply line, the absence of extra lines, and the state after rejected lines.
 

@@ -1,6 +1,6 @@
 //! End-to-end protocol tests on the built binary (`pbrain-tianyuan` with no arguments):
 //! process exit on `END` and end of input, `YXSTOP`, deadlines, and an empty stderr in
-//! every test (protocol.md §1.1, §7 items 22–25, 36).
+//! every test (docs/protocol.md §1.1, §7 items 22–25, 36).
 //!
 //! Note: today's search answers at once, so "while searching" cannot be forced from outside;
 //! these tests send the stop/end line right behind the request and assert the exit time and

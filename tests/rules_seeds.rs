@@ -1,5 +1,6 @@
-//! The seed diagrams of rules.md section 3 (double three, double four, overline), each
-//! placed in the middle of an empty 15x15 board, plus the rules' precise points.
+//! Textbook diagrams of renju forbidden points (double three, double four, overline: the
+//! three kinds of docs/rules.md §3.2), each placed in the middle of an empty 15x15 board,
+//! plus the rules' precise points.
 use tianyuan::board::{Board, ForbiddenKind};
 use tianyuan::core::{Color, Pos, Rule};
 

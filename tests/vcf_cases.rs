@@ -1,4 +1,4 @@
-//! Hand-made VCF positions for the renju corner cases of rules.md §3.
+//! Hand-made VCF positions for the renju corner cases of docs/rules.md §3.
 mod threat_util;
 
 use std::sync::atomic::AtomicBool;

@@ -87,8 +87,8 @@ impl FourMatch {
     /// Checks the arguments.
     ///
     /// Errors: [`ArenaError::Usage`] for an unknown mode, options of two-colour matches
-    /// (`--openings`, `--sprt`, `--draw-200`), a rule other than freestyle or standard, or a
-    /// bad common option (see [`MatchConfig::from_args`]).
+    /// (`--openings`, `--opening-rule`, `--sprt`, `--draw-200`, `--svg`), a rule other than
+    /// freestyle or standard, or a bad common option (see [`MatchConfig::from_args`]).
     pub fn from_args(args: &MatchArgs) -> Result<FourMatch, ArenaError> {
         let usage = |m: String| ArenaError::Usage(m);
         let mode = Mode::parse(&args.mode).ok_or_else(|| {
@@ -97,9 +97,15 @@ impl FourMatch {
                 args.mode
             ))
         })?;
-        if args.openings.is_some() || args.sprt.is_some() || args.draw_200 {
+        if args.openings.is_some()
+            || args.sprt.is_some()
+            || args.draw_200
+            || args.opening_rule.is_some()
+            || args.svg
+        {
             return Err(usage(
-                "--openings, --sprt and --draw-200 are for two-colour matches".into(),
+                "--openings, --opening-rule, --sprt, --draw-200 and --svg are for two-colour matches"
+                    .into(),
             ));
         }
         let exact_five = match args.rule {

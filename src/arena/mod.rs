@@ -28,7 +28,7 @@ pub mod record;
 pub mod referee;
 pub mod stats;
 
-use crate::core::{check_size, Color, Rule};
+use crate::core::{parse_size, Color, Rule};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use openings::{read_openings, shuffle, Opening, OpeningError};
 use player::{EngineSpec, Player, PlayerError};
@@ -49,12 +49,12 @@ pub struct MatchArgs {
     /// command: quotes and backslashes work, no expansions.
     #[arg(long = "engine", value_name = "CMD", required = true)]
     pub engines: Vec<String>,
-    /// Rule: freestyle, standard, renju, caro (or caro-exact, or a Gomocup number).
+    /// Rule: freestyle (0), standard (1), renju (4), caro (8) or caro-exact (9).
     #[arg(long, default_value = "freestyle", value_parser = parse_rule)]
     pub rule: Rule,
-    /// Board side in points (5..=22).
-    #[arg(long, default_value_t = 15)]
-    pub size: usize,
+    /// Board side in points (5..=22); matches are played on square boards (`START n`).
+    #[arg(long, default_value = "15")]
+    pub size: String,
     /// Games per pair of engines [default: twice the number of openings, or 2].
     #[arg(long)]
     pub games: Option<usize>,
@@ -107,10 +107,22 @@ pub struct MatchArgs {
     /// Renju only: a game is drawn once 200 stones are on the board (Gomocup rule).
     #[arg(long = "draw-200")]
     pub draw_200: bool,
+    /// Also draw each finished game as game-NNNN.svg in --out (stones numbered in move
+    /// order, the last move marked).
+    #[arg(long)]
+    pub svg: bool,
     /// Start every engine afresh for every game (END, then a new process) instead of
     /// reusing it with START.
     #[arg(long)]
     pub restart_each_game: bool,
+    /// Opening rule played through the protocol before each game (docs/openings.md §6):
+    /// swap2 (SWAP2BOARD), rif, soosorv8, swap1, swap5, cswap (the OPENING command). The
+    /// pair's first engine of a game opens; colours follow the decisions.
+    #[arg(long = "opening-rule", value_name = "RULE", value_parser = parse_opening_rule)]
+    pub opening_rule: Option<crate::opening::OpeningRule>,
+    /// RIF: number of fifth-move offers (1..=8).
+    #[arg(long = "opening-n", default_value_t = 2)]
+    pub opening_n: u8,
     /// Game variant: standard (two colours), or fourcolour (four-colour gomoku with one
     /// process per seat, engines rotating through the seats; docs/fourcolour.md).
     #[arg(long, default_value = "standard")]
@@ -120,8 +132,14 @@ pub struct MatchArgs {
     pub mode: String,
 }
 
+fn parse_opening_rule(s: &str) -> Result<crate::opening::OpeningRule, String> {
+    crate::opening::OpeningRule::parse(s).ok_or_else(|| {
+        format!("unknown opening rule '{s}' (swap2, rif, soosorv8, swap1, swap5, cswap)")
+    })
+}
+
 fn parse_rule(s: &str) -> Result<Rule, String> {
-    Rule::parse(s).ok_or_else(|| format!("unknown rule '{s}' (freestyle, standard, renju, caro)"))
+    Rule::parse_explained(s)
 }
 
 /// Errors that stop a match before or while it runs (an engine's misbehaviour in a game is
@@ -166,6 +184,11 @@ pub struct MatchConfig {
     pub out: Option<PathBuf>,
     /// New processes for every game.
     pub restart_each_game: bool,
+    /// Draw each finished game as SVG next to its records.
+    pub svg: bool,
+    /// Things worth a word that do not stop the match (printed on stderr before it starts),
+    /// e.g. openings made for another rule.
+    pub warnings: Vec<String>,
 }
 
 impl MatchConfig {
@@ -178,7 +201,27 @@ impl MatchConfig {
         if args.engines.len() < 2 {
             return Err(usage("give at least two --engine".into()));
         }
-        check_size(args.size, args.size).map_err(|e| usage(e.to_string()))?;
+        let size = match parse_size(&args.size).map_err(|e| usage(e.to_string()))? {
+            (w, h) if w == h => w,
+            (w, h) => {
+                return Err(usage(format!(
+                    "--size {w}x{h}: matches are played on square boards (START n); \
+                     the other tools take rectangles"
+                )))
+            }
+        };
+        if args.draw_200 && args.rule != Rule::Renju {
+            return Err(usage(format!(
+                "--draw-200 is Gomocup's renju draw rule; it does not apply to {} \
+                 (use --rule renju, or leave it out)",
+                args.rule
+            )));
+        }
+        if args.svg && args.out.is_none() {
+            return Err(usage(
+                "--svg draws the games next to their records: give --out DIR too".into(),
+            ));
+        }
         if args.concurrency == 0 {
             return Err(usage("--concurrency must be at least 1".into()));
         }
@@ -239,12 +282,36 @@ impl MatchConfig {
         if sprt.is_some() && engines.len() != 2 {
             return Err(usage("--sprt needs exactly two engines".into()));
         }
+        if args.opening_rule.is_some() && args.openings.is_some() {
+            return Err(usage(
+                "--opening-rule and --openings exclude each other: the rule makes the opening"
+                    .into(),
+            ));
+        }
+        if !(1..=crate::opening::MAX_OFFERS).contains(&args.opening_n) {
+            return Err(usage("--opening-n must be 1..=8".into()));
+        }
         let mut openings = match &args.openings {
-            Some(p) => read_openings(p, args.size, args.rule)?,
+            Some(p) => read_openings(p, size, args.rule)?,
             None => Vec::new(),
         };
         if let Some(seed) = args.seed {
             shuffle(&mut openings, seed);
+        }
+        let mut warnings = Vec::new();
+        let other_rule: Vec<&Opening> = openings
+            .iter()
+            .filter(|o| o.rule.is_some_and(|r| r != args.rule))
+            .collect();
+        if let Some(first) = other_rule.first() {
+            warnings.push(format!(
+                "{} of the {} openings are marked for {} (e.g. {}) but the match plays {}",
+                other_rule.len(),
+                openings.len(),
+                first.rule.map(|r| r.name()).unwrap_or("another rule"),
+                first.name,
+                args.rule
+            ));
         }
         let games_per_pair = args.games.unwrap_or(if openings.is_empty() {
             2
@@ -257,7 +324,7 @@ impl MatchConfig {
         Ok(MatchConfig {
             engines,
             game: GameConfig {
-                size: args.size,
+                size,
                 rule: args.rule,
                 tc: TimeControl {
                     turn_ms: args.tc_turn_ms,
@@ -268,6 +335,12 @@ impl MatchConfig {
                 start_timeout_ms: args.start_timeout_ms,
                 max_memory_bytes: args.memory_mb.saturating_mul(1 << 20),
                 draw_200: args.draw_200,
+                opening_rule: args
+                    .opening_rule
+                    .map(|rule| referee::opening_phase::OpeningPlan {
+                        rule,
+                        n: args.opening_n,
+                    }),
             },
             games_per_pair,
             openings,
@@ -275,6 +348,8 @@ impl MatchConfig {
             sprt,
             out: args.out.clone(),
             restart_each_game: args.restart_each_game,
+            svg: args.svg,
+            warnings,
         })
     }
 }
@@ -295,12 +370,24 @@ pub struct Job {
 }
 
 impl Job {
-    /// Engine indices of black and white.
+    /// Engine indices of the first and the second player: black and white unless an opening
+    /// rule swapped them (see [`Job::colors`]).
     pub fn seats(&self) -> [usize; 2] {
         if self.a_black {
             [self.a, self.b]
         } else {
             [self.b, self.a]
+        }
+    }
+
+    /// Engine indices of black and white in the game as played: [`Job::seats`], exchanged
+    /// when the opening rule gave black to the second player.
+    pub fn colors(&self, rec: &GameRecord) -> [usize; 2] {
+        let s = self.seats();
+        if rec.colors_swapped {
+            [s[1], s[0]]
+        } else {
+            s
         }
     }
 }
@@ -355,6 +442,8 @@ pub struct MatchSummary {
     pub forfeits: Vec<u64>,
     /// The summary text as printed.
     pub text: String,
+    /// Whether Ctrl-C stopped the match (the counts cover the games finished before it).
+    pub interrupted: bool,
 }
 
 /// A finished game as the workers report it.
@@ -363,6 +452,8 @@ struct Finished {
     record: GameRecord,
     /// The SPRT line, when this game made the SPRT decide.
     sprt_decided: Option<String>,
+    /// Whether the tally counted it (not after an interruption).
+    counted: bool,
 }
 
 /// Results so far. The workers add each game before they take the next one, so that an
@@ -393,10 +484,24 @@ impl Tally {
         }
     }
 
-    /// Credits a game to the engines; returns the SPRT line if this game made it decide.
-    fn add(&mut self, job: &Job, rec: &GameRecord, sprt: Option<&SprtParams>) -> Option<String> {
+    /// Credits a game to the engines; returns `None` when it was not counted (after an
+    /// interruption nothing is credited any more: the games then in progress were cut short),
+    /// else `Some` of the SPRT line if this game made the SPRT decide.
+    fn add(
+        &mut self,
+        job: &Job,
+        rec: &GameRecord,
+        sprt: Option<&SprtParams>,
+    ) -> Option<Option<String>> {
+        if interrupted() {
+            return None;
+        }
+        Some(self.credit(job, rec, sprt))
+    }
+
+    fn credit(&mut self, job: &Job, rec: &GameRecord, sprt: Option<&SprtParams>) -> Option<String> {
         self.played += 1;
-        let seats = job.seats();
+        let seats = job.colors(rec);
         let pr = self
             .pairs
             .iter_mut()
@@ -439,15 +544,40 @@ struct Shared {
     spares: Mutex<Vec<Option<Player>>>,
 }
 
+/// Raised by Ctrl-C (SIGINT): the match stops, the games in progress end at once without
+/// counting, and the summary of the finished games is printed and written.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the match was interrupted (Ctrl-C).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Exit status of an interrupted match (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
 /// Runs `pbrain-tianyuan match`; returns the process exit code: 0 when the match completed
-/// (or the SPRT stopped it), 2 for bad options, an engine that cannot be started, an unusable
-/// openings file or an unwritable output directory.
+/// (or the SPRT stopped it), [`EXIT_INTERRUPTED`] after Ctrl-C (the summary of the finished
+/// games is still printed and written; a second Ctrl-C exits at once), 2 for bad options, an
+/// engine that cannot be started, an unusable openings file or an unwritable output
+/// directory.
 pub fn run(args: MatchArgs) -> i32 {
     if let Some(code) = fourcolour::run_if_four(&args) {
         return code;
     }
-    let result = MatchConfig::from_args(&args).and_then(run_match);
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+    });
+    let result = MatchConfig::from_args(&args).and_then(|cfg| {
+        for w in &cfg.warnings {
+            eprintln!("match: warning: {w}");
+        }
+        run_match(cfg)
+    });
     match result {
+        Ok(s) if s.interrupted => EXIT_INTERRUPTED,
         Ok(_) => 0,
         Err(e) => {
             eprintln!("match: {e}");
@@ -470,7 +600,8 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
     }
     let specs: Vec<Arc<EngineSpec>> = cfg.engines.iter().cloned().map(Arc::new).collect();
     let engine_count = specs.len();
-    let (names, spares) = probe_names(&specs, &cfg)?;
+    let (mut names, spares) = probe_names(&specs, &cfg)?;
+    distinguish_names(&mut names);
     let jobs = schedule(specs.len(), cfg.games_per_pair, cfg.openings.len());
     let total = jobs.len();
     let workers = cfg.concurrency.min(total).max(1);
@@ -486,10 +617,10 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
         tc.inc_ms,
         cfg.game.tolerance_ms,
         total,
-        if cfg.openings.is_empty() {
-            String::new()
-        } else {
-            format!(", {} openings", cfg.openings.len())
+        match (&cfg.game.opening_rule, cfg.openings.is_empty()) {
+            (Some(p), _) => format!(", opening rule {}", p.rule),
+            (None, true) => String::new(),
+            (None, false) => format!(", {} openings", cfg.openings.len()),
         },
         workers
     );
@@ -534,10 +665,22 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
 
     let mut games: Vec<Option<(Job, GameRecord)>> = (0..total).map(|_| None).collect();
     let mut write_error = None;
-    for fin in rx {
+    let mut was_interrupted = false;
+    loop {
+        // After Ctrl-C the workers end their games at once (their engines' replies are no
+        // longer awaited), report them uncounted and find the queue closed.
+        if !was_interrupted && interrupted() {
+            was_interrupted = true;
+            shared.stop.store(true, Ordering::SeqCst);
+        }
+        let fin = match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(fin) if fin.counted => fin,
+            Ok(_) | Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
         let job = fin.job;
         let rec = &fin.record;
-        let seats = job.seats();
+        let seats = job.colors(rec);
         let opening = job.opening.map(|i| cfg.openings[i].name.as_str());
         let line = format!(
             "Finished game {} ({} vs {}{}): {}",
@@ -589,7 +732,13 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
     }
 
     let tally = std::mem::take(&mut *shared.tally.lock().unwrap_or_else(|e| e.into_inner()));
-    let text = summary_text(cfg, &names, &tally, total);
+    let mut text = summary_text(cfg, &names, &tally, total);
+    if was_interrupted {
+        text = format!(
+            "Match interrupted (Ctrl-C) after {} finished games; games in progress are not counted\n{text}",
+            tally.played
+        );
+    }
     println!("{text}");
     let summary = MatchSummary {
         names,
@@ -601,6 +750,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
             .map(|_| tally.sprt_decision.unwrap_or(SprtDecision::Continue)),
         forfeits: tally.forfeits,
         text,
+        interrupted: was_interrupted,
     };
     if let Some(e) = write_error {
         return Err(e);
@@ -648,6 +798,17 @@ fn probe_names(
         players.push(Some(p));
     }
     Ok((names, players))
+}
+
+/// Makes equal engine names distinct by appending the engine number (`Tianyuan-1`,
+/// `Tianyuan-2`), so that a self-play match without `--name` still says who is who.
+pub fn distinguish_names(names: &mut [String]) {
+    let original = names.to_vec();
+    for (i, n) in names.iter_mut().enumerate() {
+        if original.iter().filter(|m| *m == n).count() > 1 {
+            *n = format!("{n}-{}", i + 1);
+        }
+    }
 }
 
 /// A worker thread: takes games from the queue until it is empty or the match stops.
@@ -700,7 +861,7 @@ fn worker(sh: &Shared, tx: mpsc::Sender<Finished>) {
         // An engine that forfeited is restarted for its next game.
         if record.termination.is_forfeit() {
             if let Some(l) = record.loser() {
-                if let Some(mut p) = procs[seats[l.index()]].take() {
+                if let Some(mut p) = procs[job.colors(&record)[l.index()]].take() {
                     p.kill();
                 }
             }
@@ -712,18 +873,21 @@ fn worker(sh: &Shared, tx: mpsc::Sender<Finished>) {
                 }
             }
         }
-        let sprt_decided = sh.tally.lock().unwrap_or_else(|e| e.into_inner()).add(
+        let added = sh.tally.lock().unwrap_or_else(|e| e.into_inner()).add(
             &job,
             &record,
             cfg.sprt.as_ref(),
         );
-        if sprt_decided.is_some() {
+        let counted = added.is_some();
+        let sprt_decided = added.flatten();
+        if sprt_decided.is_some() || !counted {
             sh.stop.store(true, Ordering::SeqCst);
         }
         let fin = Finished {
             job,
             record,
             sprt_decided,
+            counted,
         };
         if tx.send(fin).is_err() {
             break;
@@ -761,6 +925,8 @@ fn unplayed(seat: usize, detail: String, opening: &[crate::core::Pos]) -> GameRe
         termination: Termination::Crash { detail },
         moves,
         log: Vec::new(),
+        colors_swapped: false,
+        decisions: Vec::new(),
     }
 }
 
@@ -846,7 +1012,7 @@ fn write_game(
     job: &Job,
     rec: &GameRecord,
 ) -> Result<(), ArenaError> {
-    let seats = job.seats();
+    let seats = job.colors(rec);
     let info = record::RecordInfo {
         number: job.index + 1,
         size: cfg.game.size,
@@ -854,6 +1020,7 @@ fn write_game(
         black: &names[seats[0]],
         white: &names[seats[1]],
         opening: job.opening.map(|i| cfg.openings[i].name.as_str()),
+        opening_rule: cfg.game.opening_rule.map(|p| p.rule.name()),
     };
     let stem = format!("game-{:04}", job.index + 1);
     write_file(
@@ -864,6 +1031,12 @@ fn write_game(
         &dir.join(format!("{stem}.sgf")),
         &record::to_sgf(&info, rec),
     )?;
+    if cfg.svg {
+        write_file(
+            &dir.join(format!("{stem}.svg")),
+            &game_picture(cfg, &info, rec),
+        )?;
+    }
     let mut log = format!(
         "game {} black {} white {}: {}\n",
         job.index + 1,
@@ -876,6 +1049,31 @@ fn write_game(
         log.push('\n');
     }
     write_file(&dir.join(format!("{stem}.log")), &log)
+}
+
+/// The SVG picture of a finished game: the final position, stones numbered in move order,
+/// the last move marked, and a caption with the players and the result.
+fn game_picture(cfg: &MatchConfig, info: &record::RecordInfo, rec: &GameRecord) -> String {
+    let mut board = crate::board::Board::new(cfg.game.size, cfg.game.size, cfg.game.rule)
+        .expect("board size checked by the caller");
+    for m in &rec.moves {
+        if board.check_move(m.pos).is_ok() {
+            board.make_colored(m.pos, m.color);
+        }
+    }
+    let marks = crate::view::Marks {
+        last_move: true,
+        number_stones: true,
+        caption: Some(format!(
+            "game {}: {} (black) vs {} (white), {}",
+            info.number,
+            info.black,
+            info.white,
+            record::result_phrase(rec)
+        )),
+        ..crate::view::Marks::default()
+    };
+    crate::view::svg::to_svg(&board, &marks)
 }
 
 #[derive(serde::Serialize)]
@@ -898,6 +1096,9 @@ struct JsonGame<'a> {
     termination: &'a Termination,
     moves: Vec<String>,
     times_ms: Vec<u64>,
+    /// The opening rule's decisions (empty without one).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    opening_decisions: &'a [referee::opening_phase::DecisionRecord],
 }
 
 #[derive(serde::Serialize)]
@@ -915,6 +1116,8 @@ struct JsonPair<'a> {
 struct JsonOut<'a> {
     engines: Vec<JsonEngine<'a>>,
     rule: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opening_rule: Option<&'static str>,
     size: usize,
     time_control: TimeControl,
     tolerance_ms: u64,
@@ -944,6 +1147,7 @@ fn results_json(
             })
             .collect(),
         rule: cfg.game.rule.name(),
+        opening_rule: cfg.game.opening_rule.map(|p| p.rule.name()),
         size: cfg.game.size,
         time_control: cfg.game.tc,
         tolerance_ms: cfg.game.tolerance_ms,
@@ -967,7 +1171,7 @@ fn results_json(
             .iter()
             .flatten()
             .map(|(job, rec)| {
-                let seats = job.seats();
+                let seats = job.colors(rec);
                 JsonGame {
                     number: job.index + 1,
                     black: seats[0],
@@ -982,6 +1186,7 @@ fn results_json(
                     termination: &rec.termination,
                     moves: rec.moves.iter().map(|m| m.pos.to_notation()).collect(),
                     times_ms: rec.moves.iter().map(|m| m.time_ms).collect(),
+                    opening_decisions: &rec.decisions,
                 }
             })
             .collect(),
@@ -1026,6 +1231,19 @@ mod tests {
             .iter()
             .enumerate()
             .all(|(i, j)| j.index == i && j.opening.is_none()));
+    }
+
+    #[test]
+    fn equal_names_get_engine_numbers() {
+        let mut names: Vec<String> = ["Tianyuan", "Other", "Tianyuan"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        distinguish_names(&mut names);
+        assert_eq!(names, ["Tianyuan-1", "Other", "Tianyuan-3"]);
+        let mut distinct = vec!["a".to_string(), "b".to_string()];
+        distinguish_names(&mut distinct);
+        assert_eq!(distinct, ["a", "b"]);
     }
 
     fn args(extra: &[&str]) -> MatchArgs {

@@ -3,12 +3,16 @@
 //! Three line forms are read (blank lines and `#` comments are skipped):
 //! - `<code> <size> rule=<rule> moves=<m1>,<m2>,... name=<text>` (the 26 renju openings);
 //! - `<suite>-<nn> <size> rule=<rule|any> moves=<m1>,... src=<text>` (opening suites);
-//! - a plain list of moves `h8,h9,i10` (commas and/or spaces), for the match's board size.
+//! - a plain list of moves `h8,h9,i10` (commas and/or spaces), for the match's board size;
+//! - c-gomoku-cli's `pos` lines (`h8h9i10`) and Gomocup's `offset` lines (`0,0, 0,1, 1,2`,
+//!   offsets from `(size / 2, size / 2)`), as `pbrain-tianyuan openings generate` writes them
+//!   (docs/openings.md §3).
 //!
-//! Points are human notation, column letter then row counted from the bottom (`h8` = `7,7`,
-//! docs/rules.md section 1), in play order from black. Lines for another board size are
-//! skipped (and counted); a line's `rule=` is informational, since the same stones are a valid
-//! start under every rule the referee then checks them with.
+//! Points are human notation, column letter then row number (`h8` = `7,7`, row 1 at the top:
+//! docs/rules.md §1), in play order from black. Lines for another board size are skipped (and
+//! counted); a line's `rule=` is kept in [`Opening::rule`] so that the match can warn when
+//! openings made for one rule are played under another, but the same stones are a valid start
+//! under every rule the referee then checks them with.
 
 use crate::board::Board;
 use crate::core::{parse_point, Pos, Rule};
@@ -56,6 +60,9 @@ pub struct Opening {
     pub name: String,
     /// The stones, black first, alternating.
     pub moves: Vec<Pos>,
+    /// The rule the line names with `rule=` (`None` for `rule=any`, an unknown name or a
+    /// plain move list).
+    pub rule: Option<Rule>,
 }
 
 /// Reads the openings of a file that fit a `size` x `size` board under `rule`.
@@ -100,6 +107,10 @@ pub fn parse_openings(
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        let line_rule = line
+            .split_whitespace()
+            .find_map(|t| t.strip_prefix("rule="))
+            .and_then(Rule::parse);
         let (name, line_size, moves_text) = if let Some(at) = line.find("moves=") {
             let head: Vec<&str> = line[..at].split_whitespace().collect();
             let moves_text = line[at + 6..].split_whitespace().next().unwrap_or("");
@@ -115,6 +126,17 @@ pub fn parse_openings(
                 None => None,
             };
             (name, line_size, moves_text.to_string())
+        } else if let Some(moves) = crate::opening::suite::parse_pos(line, size)
+            .or_else(|| crate::opening::suite::parse_offset(line, size))
+        {
+            let name = format!("line {n}");
+            check_playable(&moves, size, rule).map_err(|m| (n, format!("{name}: {m}")))?;
+            out.push(Opening {
+                name,
+                moves,
+                rule: None,
+            });
+            continue;
         } else {
             (
                 format!("line {n}"),
@@ -128,7 +150,11 @@ pub fn parse_openings(
         }
         let moves = parse_moves(&moves_text, size).map_err(|m| (n, m))?;
         check_playable(&moves, size, rule).map_err(|m| (n, format!("{name}: {m}")))?;
-        out.push(Opening { name, moves });
+        out.push(Opening {
+            name,
+            moves,
+            rule: line_rule,
+        });
     }
     Ok((out, skipped))
 }
@@ -164,43 +190,7 @@ fn check_playable(moves: &[Pos], size: usize, rule: Rule) -> Result<(), String> 
     Ok(())
 }
 
-/// A small deterministic generator (SplitMix64) for the opening shuffle, so that a seed gives
-/// the same order on every platform.
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator with this seed.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A uniform value in `0..n` (`n > 0`), by rejection so there is no modulo bias.
-    pub fn below(&mut self, n: u64) -> u64 {
-        let zone = u64::MAX - u64::MAX % n;
-        loop {
-            let v = self.next_u64();
-            if v < zone {
-                return v % n;
-            }
-        }
-    }
-}
-
-/// Shuffles in place (Fisher-Yates) with a [`SplitMix64`] seeded by `seed`.
-pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut rng = SplitMix64::new(seed);
-    for i in (1..items.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        items.swap(i, j);
-    }
-}
+pub use crate::opening::suite::{shuffle, SplitMix64};
 
 #[cfg(test)]
 mod tests {
@@ -213,11 +203,17 @@ mod tests {
             suite-01 20 rule=freestyle moves=d18,e19,h19 src=x y z\n\
             suite-02 15 rule=any moves=h8,i9 src=a\n\
             \n\
-            h8, h9 i10\n";
+            h8, h9 i10\n\
+            h8h9i10\n\
+            0,0, 0,1, 1,2\n";
         let (o, skipped) = parse_openings(text, 15, Rule::Renju).unwrap();
         assert_eq!(skipped, 1);
-        assert_eq!(o.len(), 3);
+        assert_eq!(o.len(), 5);
+        assert_eq!(o[3].moves, o[2].moves, "pos form");
+        assert_eq!(o[4].moves, o[2].moves, "offset form");
         assert_eq!(o[0].name, "D1");
+        assert_eq!(o[0].rule, Some(Rule::Renju));
+        assert_eq!(o[1].rule, None);
         assert_eq!(
             o[0].moves,
             vec![Pos::new(7, 7), Pos::new(7, 8), Pos::new(7, 9)]
@@ -272,21 +268,5 @@ mod tests {
             read_openings(Path::new("/nonexistent/openings.txt"), 15, Rule::Freestyle),
             Err(OpeningError::Io { .. })
         ));
-    }
-
-    #[test]
-    fn shuffle_is_a_seeded_permutation() {
-        let mut a: Vec<u32> = (0..26).collect();
-        let mut b = a.clone();
-        shuffle(&mut a, 7);
-        shuffle(&mut b, 7);
-        assert_eq!(a, b);
-        let mut sorted = a.clone();
-        sorted.sort();
-        assert_eq!(sorted, (0..26).collect::<Vec<_>>());
-        let mut c: Vec<u32> = (0..26).collect();
-        shuffle(&mut c, 8);
-        assert_ne!(a, c);
-        assert_ne!(a, (0..26).collect::<Vec<_>>());
     }
 }

@@ -2,15 +2,15 @@
 //!
 //! A [`Player`] owns the process, its stdin (the manager writes requests there) and two
 //! reader threads: one turns stdout into timestamped lines on a channel, one keeps the last
-//! stderr lines for the game log (stderr is never parsed: protocol.md §1.1 warns that
+//! stderr lines for the game log (stderr is never parsed: docs/protocol.md §1.1 warns that
 //! Piskvork merges it into stdout, but our referee keeps the protocol stream clean).
 //!
-//! Timing follows protocol.md §1.6: the clock of a request starts just before the request
+//! Timing follows docs/protocol.md §1.6: the clock of a request starts just before the request
 //! line is written, and a reply's time is the moment its bytes were read from the pipe (the
 //! reader thread stamps them), so a busy referee thread never charges its own delay to the
 //! engine.
 //!
-//! Replies are judged as protocol.md §3.8 describes Piskvork (the strictest anchor): while a
+//! Replies are judged as docs/protocol.md §3.8 describes Piskvork (the strictest anchor): while a
 //! move is awaited, lines starting with `MESSAGE` or `DEBUG` are skipped and the first other
 //! line must be a move `x,y`; anything else is garbage and loses.
 
@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
-/// Longest stdout line kept, in bytes; longer lines are cut (protocol.md §1.2 suggests
+/// Longest stdout line kept, in bytes; longer lines are cut (docs/protocol.md §1.2 suggests
 /// 64 KiB as an engine-side cap too).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// Stderr lines kept per game for the log.
@@ -205,7 +205,7 @@ pub enum MoveReply {
 }
 
 /// Parses a move line: two decimal integers separated by a comma, spaces allowed around
-/// each number (Judge converts numbers tolerantly; protocol.md §3.1). `None` otherwise.
+/// each number (Judge converts numbers tolerantly; docs/protocol.md §3.1). `None` otherwise.
 pub fn parse_move_line(line: &str) -> Option<(i64, i64)> {
     let (a, b) = line.split_once(',')?;
     let num = |t: &str| -> Option<i64> {
@@ -243,16 +243,20 @@ impl Player {
     ///
     /// Errors: [`PlayerError::Spawn`] if the program cannot be started.
     pub fn spawn(spec: Arc<EngineSpec>) -> Result<Player, PlayerError> {
-        let mut child = Command::new(&spec.program)
+        let mut command = Command::new(&spec.program);
+        command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|source| PlayerError::Spawn {
-                cmd: spec.command.clone(),
-                source,
-            })?;
+            .stderr(Stdio::piped());
+        // Its own process group: Ctrl-C in the terminal interrupts the match runner, which
+        // ends the games itself, instead of killing the engines in the middle of their games.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|source| PlayerError::Spawn {
+            cmd: spec.command.clone(),
+            source,
+        })?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr_pipe = child.stderr.take().expect("piped stderr");
@@ -361,14 +365,23 @@ impl Player {
         if self.closed {
             return Err(Reply::Closed);
         }
-        let ev = match deadline {
-            None => self
-                .events
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
-            Some(d) => self
-                .events
-                .recv_timeout(d.saturating_duration_since(Instant::now())),
+        // Waits in slices so that an interrupted match (Ctrl-C) ends the game at once.
+        const SLICE: Duration = Duration::from_millis(50);
+        let ev = loop {
+            if super::interrupted() {
+                self.record(Instant::now(), '#', "match interrupted");
+                return Err(Reply::Closed);
+            }
+            let wait = match deadline {
+                None => SLICE,
+                Some(d) => d.saturating_duration_since(Instant::now()).min(SLICE),
+            };
+            match self.events.recv_timeout(wait) {
+                Err(RecvTimeoutError::Timeout) if deadline.is_none_or(|d| Instant::now() < d) => {
+                    continue
+                }
+                other => break other,
+            }
         };
         match ev {
             Ok(Event::Line(t, s)) => {
@@ -432,7 +445,7 @@ impl Player {
     }
 
     /// Reads a move for a request written at `start`. With a `limit`, a move whose line
-    /// arrives more than `limit` after `start` is a timeout (protocol.md §4.2: Judge's
+    /// arrives more than `limit` after `start` is a timeout (docs/protocol.md §4.2: Judge's
     /// `elapsed > tolerance + min(turn, match left)`; the caller folds the tolerance into
     /// `limit`); without one it waits as long as it takes.
     pub fn read_move(&mut self, start: Instant, limit: Option<Duration>) -> MoveReply {
@@ -492,7 +505,7 @@ impl Player {
     /// Sends `END`, waits up to `grace` for the process to exit, then kills it.
     pub fn end(mut self, grace: Duration) {
         let _ = self.send("END\n");
-        self.stdin = None; // closing stdin is a second hint (protocol.md §1.1)
+        self.stdin = None; // closing stdin is a second hint (docs/protocol.md §1.1)
         let deadline = Instant::now() + grace;
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -521,7 +534,7 @@ impl Drop for Player {
     }
 }
 
-/// Reader thread: splits stdout at CR, LF or CR LF (protocol.md §1.2), drops empty lines,
+/// Reader thread: splits stdout at CR, LF or CR LF (docs/protocol.md §1.2), drops empty lines,
 /// cuts lines at [`MAX_LINE_BYTES`], and stamps each line with the time it was read.
 fn read_stdout(mut out: impl Read, tx: Sender<Event>) {
     let mut buf = [0u8; 8192];

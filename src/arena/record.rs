@@ -10,13 +10,14 @@
 //! **SGF**: `FF[4]GM[4]`, `SZ`, `PB`/`PW` names, `RE` (`B+`, `W+`, `B+T`/`W+T` on time,
 //! `B+F`/`W+F` for another forfeit, `0` for a draw), `RU` the rule name, and `C` with the
 //! opening name and how the game ended; then one node per stone. SGF points are two letters,
-//! column then row counted from the top, so the row letter is written as `size - 1 - y`: a
-//! viewer that labels rows from the bottom shows the stones with the same names as our
-//! notation (`h8` = protocol `7,7`, docs/rules.md section 1). The psq file keeps the protocol
-//! coordinates the engines saw.
+//! column then row, each `a` + the protocol coordinate ([`crate::gamefile::sgf_point`]), as
+//! c-gomoku-cli writes them. Both records keep the protocol coordinates the engines saw, and
+//! both show the game the same way up: Piskvork draws psq `1,1` and SGF viewers draw `aa` in
+//! the top-left corner, where our diagrams put `a1` (docs/rules.md §1).
 
 use super::referee::{GameRecord, Termination};
 use crate::core::{Color, Rule};
+use crate::gamefile::{sgf_escape, sgf_point};
 
 /// Names and setting of one game for its records.
 pub struct RecordInfo<'a> {
@@ -32,6 +33,8 @@ pub struct RecordInfo<'a> {
     pub white: &'a str,
     /// Opening name, if the game started from one.
     pub opening: Option<&'a str>,
+    /// The opening rule played, if any (its decisions go into the SGF comment).
+    pub opening_rule: Option<&'a str>,
 }
 
 /// The psq text of a game (see the module docs).
@@ -80,6 +83,20 @@ pub fn to_sgf(info: &RecordInfo, game: &GameRecord) -> String {
     if let Some(o) = info.opening {
         comment.push_str(&format!("opening {o}; "));
     }
+    if let Some(r) = info.opening_rule {
+        comment.push_str(&format!("opening rule {r}:"));
+        for d in &game.decisions {
+            comment.push_str(&format!(
+                " [{} {} ({}) {} -> {}]",
+                if d.seat == 0 { "first" } else { "second" },
+                d.color,
+                d.time_ms,
+                d.request,
+                d.answer
+            ));
+        }
+        comment.push_str("; ");
+    }
     comment.push_str(&result_phrase(game));
     let mut s = format!(
         "(;FF[4]GM[4]CA[UTF-8]AP[tianyuan:{}]SZ[{}]RU[{}]GN[game {}]PB[{}]PW[{}]RE[{}]C[{}]\n",
@@ -94,9 +111,7 @@ pub fn to_sgf(info: &RecordInfo, game: &GameRecord) -> String {
     );
     for (i, m) in game.moves.iter().enumerate() {
         let c = if m.color == Color::Black { 'B' } else { 'W' };
-        let col = (b'a' + m.pos.x() as u8) as char;
-        let row = (b'a' + (info.size - 1 - m.pos.y()) as u8) as char;
-        s.push_str(&format!(";{c}[{col}{row}]"));
+        s.push_str(&format!(";{c}[{}]", sgf_point(m.pos)));
         if (i + 1) % 12 == 0 {
             s.push('\n');
         }
@@ -121,10 +136,6 @@ pub fn result_phrase(game: &GameRecord) -> String {
         (_, None) => "draw",
     };
     format!("{score} {{{who}: {}}}", game.termination.describe())
-}
-
-fn sgf_escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace(']', "\\]")
 }
 
 fn one_line(s: &str) -> String {
@@ -153,6 +164,8 @@ mod tests {
                 mv(0, 0, Color::Black, 3, false),
             ],
             log: Vec::new(),
+            colors_swapped: false,
+            decisions: Vec::new(),
         }
     }
 
@@ -165,6 +178,7 @@ mod tests {
             black: "A",
             white: "B",
             opening: Some("D1"),
+            opening_rule: None,
         };
         assert_eq!(
             to_psq(&info, &game()),
@@ -181,6 +195,7 @@ mod tests {
             black: "A]",
             white: "B",
             opening: Some("D1"),
+            opening_rule: None,
         };
         let s = to_sgf(&info, &game());
         assert!(s.starts_with("(;FF[4]GM[4]CA[UTF-8]AP[tianyuan:"), "{s}");
@@ -192,7 +207,12 @@ mod tests {
             s.contains("C[opening D1; 0-1 {black: time forfeit (limit 1500 ms)}]"),
             "{s}"
         );
-        // h8 = protocol 7,7 -> column h, row letter 14 - 7 = 7 -> "hh"; h9 -> "hg"; a1 -> "ao".
-        assert!(s.trim_end().ends_with(";B[hh];W[hg];B[ao])"), "{s}");
+        // Letters are a + the protocol coordinates: h8 = 7,7 -> "hh"; h9 = 7,8 -> "hi";
+        // a1 = 0,0 -> "aa" (the top-left corner, as in the psq and in c-gomoku-cli's SGF).
+        assert!(s.trim_end().ends_with(";B[hh];W[hi];B[aa])"), "{s}");
+        let back = crate::gamefile::parse_game(&s, (15, 15)).unwrap();
+        let psq = crate::gamefile::parse_game(&to_psq(&info, &game()), (15, 15)).unwrap();
+        assert_eq!(back.moves, psq.moves);
+        assert_eq!(back.moves, [Pos::new(7, 7), Pos::new(7, 8), Pos::new(0, 0)]);
     }
 }

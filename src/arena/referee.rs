@@ -1,7 +1,7 @@
 //! The referee: plays one game between engine processes and judges every move with the
 //! project's rules ([`Board`]).
 //!
-//! What loses (protocol.md §4.3 and §5.3):
+//! What loses (docs/protocol.md §4.3 and §5.3):
 //! - a move that is off the board, on an occupied point, or not a move line at all;
 //! - black's renju foul (double three, double four, overline), judged at once;
 //! - a move later than `tolerance + min(turn limit, match time left)` after its request was
@@ -13,21 +13,25 @@
 //! standard and renju black, caro's blocked-five rule). A full board is a draw, and with
 //! [`GameConfig::draw_200`] a renju game is drawn once 200 stones are on the board (Judge).
 //!
-//! How the position is delivered (protocol.md §5.2): each engine's first move request is
+//! How the position is delivered (docs/protocol.md §5.2): each engine's first move request is
 //! `BOARD` with every stone so far (field 1 for its own stones), except that an empty board is
 //! sent as `BEGIN` and, without an opening, the second player's first request is
 //! `TURN x,y`; after that each request is `TURN` with the opponent's last move. Every request
 //! is preceded by `INFO time_left`.
 //!
-//! Seats are indexed by colour (`players[0]` is black). A later variant with more colours
-//! needs only a longer seat array and its own win rule.
+//! Seats: `players[0]` is the first player, who holds black unless an opening rule
+//! ([`GameConfig::opening_rule`], docs/openings.md §6) gives the colours the other way round;
+//! the opening dialogue is in [`opening_phase`]. A later variant with more colours needs only
+//! a longer seat array and its own win rule.
+
+pub mod opening_phase;
 
 use super::player::{MoveReply, Player, Reply};
 use crate::board::{Board, ForbiddenKind, GameResult};
 use crate::core::{Color, Pos, Rule};
 use std::time::{Duration, Instant};
 
-/// `time_left` sent when the match clock is unlimited (protocol.md §2.4).
+/// `time_left` sent when the match clock is unlimited (docs/protocol.md §2.4).
 pub const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
 /// Stones on the board at which `--draw-200` ends a renju game.
 pub const RENJU_DRAW_STONES: usize = 200;
@@ -70,7 +74,7 @@ pub struct GameConfig {
     pub rule: Rule,
     /// The clock.
     pub tc: TimeControl,
-    /// Tolerance in ms added to every move limit (protocol.md §1.6, default 1000).
+    /// Tolerance in ms added to every move limit (docs/protocol.md §1.6, default 1000).
     pub tolerance_ms: u64,
     /// How long an engine may take to answer `START` with `OK`, in ms (not on any clock).
     pub start_timeout_ms: u64,
@@ -78,6 +82,9 @@ pub struct GameConfig {
     pub max_memory_bytes: u64,
     /// Draw a renju game once [`RENJU_DRAW_STONES`] stones are on the board.
     pub draw_200: bool,
+    /// An opening rule played through the protocol before normal play (docs/openings.md §6);
+    /// `None`: the game starts from the opening stones as given.
+    pub opening_rule: Option<opening_phase::OpeningPlan>,
 }
 
 /// How a game ended.
@@ -184,6 +191,10 @@ pub struct GameRecord {
     pub moves: Vec<MoveRecord>,
     /// Protocol transcript of both engines merged by time: `(ms, seat letter, dir, text)`.
     pub log: Vec<String>,
+    /// The opening rule gave black to the second player (`players[1]`).
+    pub colors_swapped: bool,
+    /// The opening rule's decisions, in order.
+    pub decisions: Vec<opening_phase::DecisionRecord>,
 }
 
 impl GameRecord {
@@ -193,7 +204,7 @@ impl GameRecord {
     }
 }
 
-/// The `INFO` lines sent after `START` (protocol.md §2.4 and §2.13): limits, memory, game
+/// The `INFO` lines sent after `START` (docs/protocol.md §2.4 and §5.1): limits, memory, game
 /// type 1 (engine opponent), rule, and the engine's own extra settings last.
 pub fn info_block(cfg: &GameConfig, extra: &[(String, String)]) -> String {
     let mut s = String::new();
@@ -241,13 +252,13 @@ pub fn play_game(
     let (winner, termination) = match result {
         Ok((winner, t)) => (winner, t),
         Err((loser, t)) => {
-            players[loser.index()].note(format!("forfeit: {}", t.describe()));
+            players[g.seat_of(loser)].note(format!("forfeit: {}", t.describe()));
             (Some(loser.opponent()), t)
         }
     };
     let mut log = Vec::new();
     for (seat, p) in players.iter_mut().enumerate() {
-        let tag = if seat == 0 { 'B' } else { 'W' };
+        let tag = if seat == g.black_seat { 'B' } else { 'W' };
         for e in p.take_log() {
             log.push((
                 e.at,
@@ -268,6 +279,8 @@ pub fn play_game(
         termination,
         moves: g.moves,
         log: log.into_iter().map(|(_, _, s)| s).collect(),
+        colors_swapped: g.black_seat == 1,
+        decisions: g.decisions,
     }
 }
 
@@ -279,6 +292,12 @@ struct Game<'a> {
     board: Board,
     moves: Vec<MoveRecord>,
     opening_len: usize,
+    /// The seat (index into the players) holding black: 0 unless an opening rule swapped.
+    black_seat: usize,
+    /// Game clock left per seat, in ms.
+    left_ms: [i64; 2],
+    /// Opening-rule decisions so far.
+    decisions: Vec<opening_phase::DecisionRecord>,
 }
 
 impl<'a> Game<'a> {
@@ -301,6 +320,18 @@ impl<'a> Game<'a> {
             board,
             moves,
             opening_len: opening.len(),
+            black_seat: 0,
+            left_ms: [cfg.tc.game_ms as i64; 2],
+            decisions: Vec::new(),
+        }
+    }
+
+    /// The seat holding `color`.
+    fn seat_of(&self, color: Color) -> usize {
+        if color == Color::Black {
+            self.black_seat
+        } else {
+            1 - self.black_seat
         }
     }
 
@@ -362,19 +393,25 @@ impl<'a> Game<'a> {
             })?;
         }
 
-        let mut left_ms = [cfg.tc.game_ms as i64; 2];
+        if let Some(plan) = cfg.opening_rule {
+            if let Some(end) = self.opening_phase(plan, players)? {
+                return Ok(end);
+            }
+            // Everyone gets the whole position (BOARD) at its next request.
+            self.opening_len = self.moves.len();
+        }
         let mut asked = [false; 2];
         loop {
             let color = self.board.side_to_move();
-            let seat = color.index();
+            let seat = self.seat_of(color);
             let request = self.request_for(color, asked[seat]);
             asked[seat] = true;
             let time_left = if cfg.tc.game_ms > 0 {
-                left_ms[seat]
+                self.left_ms[seat]
             } else {
                 UNLIMITED_TIME_LEFT
             };
-            let limit = cfg.tc.move_limit_ms(left_ms[seat], cfg.tolerance_ms);
+            let limit = cfg.tc.move_limit_ms(self.left_ms[seat], cfg.tolerance_ms);
             let p = &mut *players[seat];
             p.send(&format!("INFO time_left {time_left}\n"))
                 .map_err(|e| {
@@ -412,7 +449,7 @@ impl<'a> Game<'a> {
             };
             let elapsed_ms = elapsed.as_millis() as i64;
             if cfg.tc.game_ms > 0 {
-                left_ms[seat] = left_ms[seat] - elapsed_ms + cfg.tc.inc_ms as i64;
+                self.left_ms[seat] = self.left_ms[seat] - elapsed_ms + cfg.tc.inc_ms as i64;
             }
             let pos = self
                 .check_point(x, y)
@@ -535,6 +572,7 @@ mod tests {
             start_timeout_ms: 5000,
             max_memory_bytes: 367_001_600,
             draw_200: false,
+            opening_rule: None,
         };
         let s = info_block(&cfg, &[("thread_num".into(), "2".into())]);
         assert_eq!(
@@ -558,6 +596,7 @@ mod tests {
             start_timeout_ms: 5000,
             max_memory_bytes: 0,
             draw_200: false,
+            opening_rule: None,
         };
         let mut g = Game::new(&cfg, &[]);
         assert_eq!(g.request_for(Color::Black, false), "BEGIN\n");

@@ -203,11 +203,14 @@ impl Lines {
     }
 }
 
-/// The state of one point before a move changed it (for undo).
-#[derive(Clone, Copy)]
-struct UndoPoint {
-    q: u16,
-    code: [u16; 2],
+/// The state of one point before a move changed it (for undo, and for incremental
+/// evaluation: [`Board::last_changes`]).
+#[derive(Clone, Copy, Debug)]
+pub struct UndoPoint {
+    /// The point's index ([`Pos::index`]).
+    pub q: u16,
+    /// Its codes (black, white) before the change.
+    pub code: [u16; 2],
 }
 
 /// Result of the game after a move.
@@ -450,6 +453,17 @@ impl Board {
             out[y] = ((near & !occupied) >> 2) & mask;
         }
         out
+    }
+    /// The points the last move changed, with their codes before it, in the order of the
+    /// changes: first the point played, then the empty points whose codes changed (a point
+    /// changed in several directions appears once per direction; its first entry holds its
+    /// codes before the move). Empty if no move was played.
+    #[inline]
+    pub fn last_changes(&self) -> &[UndoPoint] {
+        match self.undo_moves.last() {
+            Some(&h) => &self.undo_points[h as usize..],
+            None => &[],
+        }
     }
     /// The packed lines (for the exact forbidden test and tests).
     pub fn lines(&self) -> &Lines {

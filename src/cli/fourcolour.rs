@@ -4,8 +4,9 @@
 //! The position is `--stones h8:1,h9:2,...`: points in play order, each with its colour
 //! (1 black, 2 white, 3 purple, 4 green; the colour may be left out, since the order fixes
 //! it, but when given it must be the one the cyclic order requires). `--mode` sets the
-//! owners, `--size` the board, `--exact-five` the exact-five option. The search runs on one
-//! thread for `--time-ms` (default 1000) or to `--depth`.
+//! owners, `--size` the board (`N` or `WxH`), `--exact-five` (or `--rule standard`) the
+//! exact-five option. The search runs on one thread for `--time-ms` (default 1000) or to
+//! `--depth`.
 
 use super::{bad_input, AnalyzeArgs};
 use crate::core::parse_point;
@@ -34,11 +35,11 @@ pub struct FourArgs {
     pub exact_five: bool,
 }
 
-/// Parses `--stones`: `point[:colour]` items separated by commas (`-` or empty: none), on an
-/// `n` x `n` board, as `(x, y, colour number)` in play order.
+/// Parses `--stones`: `point[:colour]` items separated by commas (`-` or empty: none), on a
+/// `w` x `h` board, as `(x, y, colour number)` in play order.
 ///
 /// Errors: a one-line reason naming the bad item.
-pub fn parse_stones(text: &str, n: usize) -> Result<Vec<(i64, i64, i64)>, String> {
+pub fn parse_stones(text: &str, w: usize, h: usize) -> Result<Vec<(i64, i64, i64)>, String> {
     let t = text.trim();
     if t.is_empty() || t == "-" {
         return Ok(Vec::new());
@@ -59,7 +60,7 @@ pub fn parse_stones(text: &str, n: usize) -> Result<Vec<(i64, i64, i64)>, String
                 }
                 None => (item, Color::of_ply(i)),
             };
-            let p = parse_point(point, n, n).map_err(|e| e.to_string())?;
+            let p = parse_point(point, w, h).map_err(|e| e.to_string())?;
             Ok((p.x() as i64, p.y() as i64, color.number() as i64))
         })
         .collect()
@@ -89,11 +90,26 @@ pub fn analyze_if_four(args: &AnalyzeArgs) -> Option<i32> {
 fn analyze(args: &AnalyzeArgs) -> i32 {
     let f = &args.four;
     let p = &args.pos;
-    if p.moves.is_some() || p.black.is_some() || p.white.is_some() || p.to_move.is_some() {
+    if p.moves.is_some()
+        || p.black.is_some()
+        || p.white.is_some()
+        || p.to_move.is_some()
+        || p.file.is_some()
+        || p.ply.is_some()
+    {
         return bad_input(
-            "four-colour positions are given with --stones, not --moves/--black/--white",
+            "four-colour positions are given with --stones, not --moves/--black/--white/--file",
         );
     }
+    let exact_five = match p.rule.as_deref().map(crate::core::Rule::parse) {
+        None | Some(Some(crate::core::Rule::Freestyle)) => f.exact_five,
+        Some(Some(crate::core::Rule::Standard)) => true,
+        _ => {
+            return bad_input(
+                "four-colour games are freestyle (five or more) or standard (exact five)",
+            )
+        }
+    };
     if args.multipv != 1 {
         return bad_input("--multipv is not available in the four-colour variant");
     }
@@ -108,15 +124,15 @@ fn analyze(args: &AnalyzeArgs) -> i32 {
             return bad_input("--depth must be 1..=60 in the four-colour variant");
         }
     }
-    let n = p.size;
-    if let Err(e) = crate::core::check_size(n, n) {
-        return bad_input(&e.to_string());
-    }
-    let stones = match parse_stones(f.stones.as_deref().unwrap_or(""), n) {
+    let (w, h) = match crate::core::parse_size(p.size.as_deref().unwrap_or("15")) {
+        Ok(s) => s,
+        Err(e) => return bad_input(&e.to_string()),
+    };
+    let stones = match parse_stones(f.stones.as_deref().unwrap_or(""), w, h) {
         Ok(s) => s,
         Err(e) => return bad_input(&e),
     };
-    let board = match FourBoard::from_stones(n, n, mode, f.exact_five, &stones) {
+    let board = match FourBoard::from_stones(w, h, mode, exact_five, &stones) {
         Ok(b) => b,
         Err(e) => return bad_input(&e.to_string()),
     };

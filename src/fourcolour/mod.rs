@@ -1,5 +1,4 @@
-//! Four-colour gomoku for two to four players (`docs/fourcolour.md`, after `docs/rules.md`
-//! section 5).
+//! Four-colour gomoku for two to four players (`docs/fourcolour.md`).
 //!
 //! Four stone colours — 1 black, 2 white, 3 purple, 4 green — are placed in that cyclic
 //! order whoever owns them. Five of one colour in a row wins for the colour's owner, and so

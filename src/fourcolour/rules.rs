@@ -1,5 +1,4 @@
-//! The rules of four-colour gomoku (`docs/fourcolour.md` §1–§3, after `docs/rules.md`
-//! section 5): the four stone colours and their cyclic order, the 28 winning colourings of
+//! The rules of four-colour gomoku (`docs/fourcolour.md` §1–§3): the four stone colours and their cyclic order, the 28 winning colourings of
 //! five consecutive points, who owns which colour in each mode, and the Decision for a move
 //! that completes structures of several owners.
 //!
@@ -110,7 +109,7 @@ impl fmt::Display for Color {
 }
 
 /// The 24 four-tone fives `a b c d a` (`a b c d` a permutation of `1 2 3 4`), as colour
-/// numbers, in the order `docs/rules.md` section 5 lists them. Each wins for the owner of
+/// numbers, in the order `docs/fourcolour.md` §2 lists them. Each wins for the owner of
 /// its end colour `a`. The set reads the same from either end.
 pub const FOUR_TONE_FIVES: [[u8; 5]; 24] = [
     [1, 2, 3, 4, 1],
@@ -173,8 +172,7 @@ pub fn window_winner(w: &[u8; 5]) -> Option<Color> {
 /// player 0). Each mode fixes which colours a player owns ([`Mode::owner`]).
 pub type Player = usize;
 
-/// Who owns which colour, and who plays with whom (`docs/rules.md` section 5, "Who owns
-/// what"; `docs/fourcolour.md` §3). The protocol names are `2p`, `1v2`, `1v3`, `2v2`, `ffa`.
+/// Who owns which colour, and who plays with whom (`docs/fourcolour.md` §3). The protocol names are `2p`, `1v2`, `1v3`, `2v2`, `ffa`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
     /// Two players: player 0 owns black and purple, player 1 white and green.
@@ -297,7 +295,7 @@ impl fmt::Display for Mode {
     }
 }
 
-/// The winner of a move (`docs/rules.md` section 5, Decision; `docs/fourcolour.md` §2):
+/// The winner of a move (`docs/fourcolour.md` §2, "Several owners at once"):
 /// `winners` is the set of winning colours of the structures the move completed (bit `c`
 /// set for colour number `c`, as returned by `FourBoard::winning_colors_if`), `mover` the
 /// colour of the stone placed. Each structure wins for the owner of its winning colour,

@@ -1,6 +1,6 @@
 //! Stage 3 of the protocol: replies as text, and the single writer of output lines.
 //!
-//! Owns the exact shape of every line the engine writes (protocol.md §3 and §6.3): move
+//! Owns the exact shape of every line the engine writes (docs/protocol.md §3 and §6.3): move
 //! lines `x,y`, `OK`, `ERROR text`, `UNKNOWN text`, `MESSAGE text`, the `ABOUT` line, the
 //! `FORBID` line and the search-detail blocks. Invariants of every line written through
 //! [`Out`]: printable ASCII only, no trailing spaces, upper-case keyword, a single LF at the
@@ -34,7 +34,7 @@ pub fn clean_text(text: &str) -> String {
     }
 }
 
-/// A move line: `x,y` with 0-based column and row (protocol.md §3.1).
+/// A move line: `x,y` with 0-based column and row (docs/protocol.md §3.1).
 pub fn move_line(p: Pos) -> String {
     format!("{},{}", p.x(), p.y())
 }
@@ -54,7 +54,7 @@ pub fn unknown(text: &str) -> String {
     format!("UNKNOWN {}", clean_text(text))
 }
 
-/// The `ABOUT` line (protocol.md §2.10). No value contains a comma, `=` or a double quote.
+/// The `ABOUT` line (docs/protocol.md §2.10). No value contains a comma, `=` or a double quote.
 pub fn about() -> String {
     format!(
         "name=\"Tianyuan\", version=\"{}\", author=\"Tianyuan developers\", country=\"CN\"",
@@ -135,7 +135,7 @@ fn winrate(score: i32) -> f64 {
 }
 
 /// The `INFO …` result block of one principal variation for `show_detail` bit 2
-/// (protocol.md §6.3), closed by `INFO PV DONE`: `INFO PV i` counts from 0, `INFO NUMPV n`
+/// (docs/protocol.md §6.3), closed by `INFO PV DONE`: `INFO PV i` counts from 0, `INFO NUMPV n`
 /// is the number of lines the iteration reports (YXNBEST).
 pub fn info_block(info: &SearchInfo) -> Vec<String> {
     let line: Vec<String> = info.pv.iter().map(|&p| move_line(p)).collect();
@@ -202,7 +202,7 @@ impl<W: Write> Out<W> {
         self.broken
     }
 
-    /// Drops every later line (after `END`: protocol.md §2.11 wants nothing more).
+    /// Drops every later line (after `END`: docs/protocol.md §2.11 wants nothing more).
     pub fn mute(&mut self) {
         self.muted = true;
     }

@@ -1,4 +1,4 @@
-//! Input framing and the reader thread (protocol.md §1.2).
+//! Input framing and the reader thread (docs/protocol.md §1.2).
 //!
 //! Owns the byte-level view of stdin: [`LineSplitter`] cuts a byte stream into lines at CR
 //! LF, LF or a lone CR, skips empty lines, tolerates invalid UTF-8 (replaced, never fatal),

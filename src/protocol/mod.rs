@@ -1,23 +1,23 @@
-//! The Piskvork/Gomocup protocol on stdin/stdout (protocol.md; style.md §3).
+//! The Piskvork/Gomocup protocol on stdin/stdout (docs/protocol.md; docs/architecture.md §5).
 //!
 //! Owns everything between the manager's text and the [`crate::engine::Engine`]:
 //! - [`parse`]: lines to [`Command`]s (pure, typed [`ParseError`]s);
 //! - [`session`]: the executor ([`Session`]) holding the game, the `INFO` settings and the
 //!   running search job;
 //! - [`mod@format`]: reply lines and the single output writer;
-//! - [`swap2`]: swap2 opening decisions (kept free of protocol text);
+//! - [`swap2`]: swap2 opening decisions (now [`crate::opening::swap2`], re-exported here);
 //! - [`io`]: line framing and the stdin reader thread.
 //!
 //! Threads: the reader thread turns stdin into [`Event`]s; the main thread runs the
 //! [`Session`] and is the only writer of stdout; each search runs on its own thread and
 //! reports back through the same channel, so `YXSTOP`, `END`, `INFO` and `ABOUT` are handled
-//! while it thinks (protocol.md §1.7, §7 items 22–28). Nothing is ever written to stderr.
+//! while it thinks (docs/protocol.md §1.7, §7 items 22–28). Nothing is ever written to stderr.
 
 pub mod format;
 pub mod io;
 pub mod parse;
 pub mod session;
-pub mod swap2;
+pub use crate::opening::swap2;
 
 pub use parse::{parse_line, Command, ParseError};
 pub use session::{Brain, Event, Flow, Session, Settings};
@@ -27,7 +27,7 @@ use crate::engine::Engine;
 /// Runs the protocol loop on stdin/stdout until `END` or end of input; returns the exit
 /// code: 0 normally, 1 if stdout broke or the reader thread could not start.
 ///
-/// Installs a panic hook that prints nothing (protocol.md §1.1: stderr may be the manager's
+/// Installs a panic hook that prints nothing (docs/protocol.md §1.1: stderr may be the manager's
 /// input). Prints nothing before the first command.
 pub fn run_stdio() -> i32 {
     std::panic::set_hook(Box::new(|_| {}));

@@ -1,6 +1,6 @@
 //! Stage 1 of the protocol: text to [`Command`].
 //!
-//! Owns the grammar of every manager line (protocol.md §2 and §6): [`parse_line`] turns one
+//! Owns the grammar of every manager line (docs/protocol.md §2 and §6): [`parse_line`] turns one
 //! line outside a body into a [`Command`], [`parse_body_line`] reads one body line of a
 //! multi-line command, and [`Assembler`] glues a multi-line command (`BOARD` … `DONE`) into a
 //! single [`Command`] carrying its body.
@@ -72,7 +72,7 @@ pub struct BodyLine {
 }
 
 /// The body of a multi-line command: the lines that parsed, in order, and the lines that did
-/// not (each to be reported with a `MESSAGE`, protocol.md §2.7).
+/// not (each to be reported with a `MESSAGE`, docs/protocol.md §2.7).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Body {
     /// Good lines in input order.
@@ -94,6 +94,25 @@ pub enum BodyKind {
     YxBlock,
     /// `YXBLOCKUNDO`: body `x,y`, points to take off the excluded list.
     YxBlockUndo,
+    /// Yixin-Board's `yxsoosorvstep<step> [n]` (steps 2 to 6): body `x,y`, the stones in move
+    /// order; `n` is the number of fifth-move offers (steps 4 and 5), `None` when missing or
+    /// not a number (docs/openings.md §4).
+    YxSoosorv {
+        /// The step, 2..=6.
+        step: u8,
+        /// The number of fifth-move offers as given.
+        n: Option<i64>,
+    },
+    /// This engine's `OPENING <rule> <step> [n]`: body `x,y`, the stones in move order
+    /// (docs/openings.md §5). Unknown rule or step words are `None` (answered `ERROR`).
+    Opening {
+        /// The opening rule.
+        rule: Option<crate::opening::OpeningRule>,
+        /// The decision point.
+        step: Option<crate::opening::Step>,
+        /// The number of fifth-move offers, if given.
+        n: Option<i64>,
+    },
 }
 
 impl BodyKind {
@@ -109,11 +128,13 @@ impl BodyKind {
             BodyKind::Swap2Board => "SWAP2BOARD",
             BodyKind::YxBlock => "YXBLOCK",
             BodyKind::YxBlockUndo => "YXBLOCKUNDO",
+            BodyKind::YxSoosorv { .. } => "YXSOOSORVSTEP",
+            BodyKind::Opening { .. } => "OPENING",
         }
     }
 }
 
-/// An `INFO key value` line (protocol.md §2.4 and §6.2). Numbers are signed 64-bit; a value
+/// An `INFO key value` line (docs/protocol.md §2.4 and §6.2). Numbers are signed 64-bit; a value
 /// that does not parse becomes [`Info::Invalid`], an unknown key [`Info::Other`]; both are
 /// ignored silently by the executor.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -216,6 +237,10 @@ pub enum Command {
     YxShowInfo,
     /// `YXBLOCKRESET`.
     YxBlockReset,
+    /// Yixin-Board's `yxswap2step1`, `yxswap2step2`, `yxswap2step3` (docs/openings.md §4).
+    YxSwap2Step(u8),
+    /// Yixin-Board's `yxsoosorvstep1` (no body; the later steps are [`BodyKind::YxSoosorv`]).
+    YxSoosorvStep1,
     /// Anything else (including a stray `DONE` and body lines of unknown multi-line
     /// commands): the trimmed line.
     Unknown(String),
@@ -223,7 +248,7 @@ pub enum Command {
 
 impl Command {
     /// Whether this command is a request that replaces the position or asks for a move, so
-    /// that it aborts a running search without its move being printed (protocol.md §7
+    /// that it aborts a running search without its move being printed (docs/protocol.md §7
     /// item 27).
     pub fn aborts_search(&self) -> bool {
         matches!(
@@ -236,8 +261,14 @@ impl Command {
                 | Command::Takeback(_)
                 | Command::Play(_)
                 | Command::YxNbest(_)
+                | Command::YxSwap2Step(_)
+                | Command::YxSoosorvStep1
                 | Command::Body(
-                    BodyKind::Board | BodyKind::YxBoard | BodyKind::Swap2Board,
+                    BodyKind::Board
+                        | BodyKind::YxBoard
+                        | BodyKind::Swap2Board
+                        | BodyKind::YxSoosorv { .. }
+                        | BodyKind::Opening { .. },
                     _
                 )
         )
@@ -470,6 +501,25 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         "YXHASHCLEAR" => Ok(Command::YxHashClear),
         "YXSHOWINFO" => Ok(Command::YxShowInfo),
         "YXBLOCKRESET" => Ok(Command::YxBlockReset),
+        "YXSWAP2STEP1" => Ok(Command::YxSwap2Step(1)),
+        "YXSWAP2STEP2" => Ok(Command::YxSwap2Step(2)),
+        "YXSWAP2STEP3" => Ok(Command::YxSwap2Step(3)),
+        "YXSOOSORVSTEP1" => Ok(Command::YxSoosorvStep1),
+        w if w.starts_with("YXSOOSORVSTEP") && matches!(&w[13..], "2" | "3" | "4" | "5" | "6") => {
+            let step = w[13..].parse::<u8>().unwrap_or(2);
+            let n = rest
+                .split_whitespace()
+                .next()
+                .and_then(|t| t.parse::<i64>().ok());
+            body(BodyKind::YxSoosorv { step, n })
+        }
+        "OPENING" => {
+            let mut toks = rest.split_whitespace();
+            let rule = toks.next().and_then(crate::opening::OpeningRule::parse);
+            let step = toks.next().and_then(crate::opening::Step::parse);
+            let n = toks.next().and_then(|t| t.parse::<i64>().ok());
+            body(BodyKind::Opening { rule, step, n })
+        }
         _ => Ok(Command::Unknown(t.to_string())),
     }
 }
@@ -483,7 +533,7 @@ pub enum Assembled {
     Command(Command),
     /// A line outside a body that names a known command with bad arguments.
     Error(ParseError),
-    /// `END` inside a body: the body is dropped and the engine must exit (protocol.md §2.11
+    /// `END` inside a body: the body is dropped and the engine must exit (docs/protocol.md §2.11
     /// asks for a prompt exit whatever the state).
     End,
 }
@@ -696,6 +746,63 @@ mod tests {
             })
         );
         assert!(parse_body_line(BodyKind::Swap2Board, "7").is_err());
+    }
+
+    #[test]
+    fn opening_commands() {
+        use crate::opening::{OpeningRule, Step};
+        assert_eq!(parse_line("yxswap2step2"), Ok(Command::YxSwap2Step(2)));
+        assert_eq!(parse_line("YXSOOSORVSTEP1"), Ok(Command::YxSoosorvStep1));
+        assert_eq!(
+            parse_line("yxsoosorvstep4 3"),
+            Ok(Command::Body(
+                BodyKind::YxSoosorv {
+                    step: 4,
+                    n: Some(3)
+                },
+                Body::default()
+            ))
+        );
+        assert_eq!(
+            parse_line("yxsoosorvstep5"),
+            Ok(Command::Body(
+                BodyKind::YxSoosorv { step: 5, n: None },
+                Body::default()
+            ))
+        );
+        assert_eq!(
+            parse_line("yxsoosorvstep7"),
+            Ok(Command::Unknown("yxsoosorvstep7".into()))
+        );
+        assert_eq!(
+            parse_line("opening soosorv8 offer 2"),
+            Ok(Command::Body(
+                BodyKind::Opening {
+                    rule: Some(OpeningRule::Soosorv8),
+                    step: Some(Step::Offer),
+                    n: Some(2)
+                },
+                Body::default()
+            ))
+        );
+        assert_eq!(
+            parse_line("OPENING chess open"),
+            Ok(Command::Body(
+                BodyKind::Opening {
+                    rule: None,
+                    step: Some(Step::Open),
+                    n: None
+                },
+                Body::default()
+            ))
+        );
+        let mut a = Assembler::new();
+        assert_eq!(a.push("yxsoosorvstep2"), Assembled::Nothing);
+        assert_eq!(a.push("7,7"), Assembled::Nothing);
+        assert!(matches!(
+            a.push("done"),
+            Assembled::Command(Command::Body(BodyKind::YxSoosorv { step: 2, n: None }, b)) if b.lines.len() == 1
+        ));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //!
 //! Invariants:
 //! - Every request gets exactly one answer line; `MESSAGE` lines come before it; nothing is
-//!   written after `END` (protocol.md §1.5, §2.11).
+//!   written after `END` (docs/protocol.md §1.5, §2.11).
 //! - At most one search job runs, on its own thread, on a copy of the board; the game board
 //!   changes only when its answer is printed, so a job aborted by a new request (§7 item 27)
 //!   leaves no trace and prints nothing.
@@ -20,6 +20,8 @@
 //! - Time budgets are measured from the instant the request line was read (§4.2), so queueing
 //!   delay is subtracted; a watchdog raises the stop flag shortly after the hard limit in
 //!   case the search overruns.
+
+mod opening;
 
 use super::format::{self, Out};
 use super::parse::{Assembled, Assembler, Body, BodyKind, Command, Coord, Info, ParseError};
@@ -44,7 +46,7 @@ mod fourcolour;
 /// and Rapfi use).
 pub const DEFAULT_MAX_MEMORY: u64 = 367_001_600;
 /// Share of `max_memory` the whole process plans to use at its peak, in per cent
-/// (protocol.md §4.4 recommends at most about 80 %).
+/// (docs/protocol.md §4.4 recommends at most about 80 %).
 pub const MEMORY_BUDGET_PERCENT: u64 = 80;
 /// Memory the engine needs whatever the table size (tables, board copies, thread stacks in
 /// use), in bytes: a `max_memory` below this cannot be met and is reported.
@@ -80,11 +82,13 @@ pub trait Brain: Send + 'static {
     ) -> SearchResult;
     /// Sets the number of search threads (at least 1).
     fn set_threads(&mut self, n: usize);
-    /// Sets the transposition table size in bytes.
+    /// Sets the transposition table size in bytes. Like [`Brain::clear`] and
+    /// [`Brain::prefault`] it must return at once (the move's clock may be running: a
+    /// manager may send `BOARD` right after `INFO`); the work may go on in the background.
     fn set_hash_bytes(&mut self, bytes: usize);
     /// Clears the transposition table and histories.
     fn clear(&mut self);
-    /// Makes the transposition table resident (outside the clock); default: nothing.
+    /// Makes the transposition table resident; default: nothing.
     fn prefault(&mut self) {}
 }
 
@@ -102,13 +106,13 @@ impl Brain for Engine {
         Engine::set_threads(self, n)
     }
     fn set_hash_bytes(&mut self, bytes: usize) {
-        Engine::set_hash_bytes(self, bytes)
+        Engine::set_hash_bytes_in_background(self, bytes)
     }
     fn clear(&mut self) {
-        Engine::clear(self)
+        Engine::clear_in_background(self)
     }
     fn prefault(&mut self) {
-        Engine::prefault(self)
+        Engine::prefault_in_background(self)
     }
 }
 
@@ -122,7 +126,7 @@ pub enum Event {
         /// When the reader got it.
         at: Instant,
     },
-    /// A line longer than the reader's cap was dropped (protocol.md §1.2).
+    /// A line longer than the reader's cap was dropped (docs/protocol.md §1.2).
     Overlong {
         /// Its length in bytes.
         bytes: usize,
@@ -152,7 +156,7 @@ pub enum Flow {
     Exit,
 }
 
-/// The values received by `INFO` (protocol.md §2.4, §6.2), kept across games.
+/// The values received by `INFO` (docs/protocol.md §2.4, §6.2), kept across games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// `timeout_turn`, `timeout_match`, `time_left`, `time_increment` (milliseconds).
@@ -243,6 +247,8 @@ enum JobKind {
     Swap2,
     /// `SOLVE`: a VCF, or a VCT, of the side to move (answers a `SOLVE` line, plays nothing).
     Solve { vct: bool },
+    /// An opening-rule decision (`yxswap2step`, `yxsoosorvstep`, `OPENING`).
+    Opening(opening::Style, Box<crate::opening::Request>),
     /// A four-colour move (`fourcolour.rs`).
     FourMove,
 }
@@ -252,6 +258,7 @@ enum JobOutput {
     Move(SearchResult),
     Swap2(Option<Swap2Answer>),
     Solve(crate::search::threat::SolveReport),
+    Opening(Result<crate::opening::Decision, crate::opening::OpeningError>),
     FourMove(crate::fourcolour::SearchResult),
 }
 
@@ -660,6 +667,16 @@ impl<B: Brain, W: Write> Session<B, W> {
                 }
             }
             Command::Body(BodyKind::Swap2Board, body) => self.swap2(body, at),
+            Command::YxSwap2Step(k) => self.opening_command(opening::Asked::swap2(k), at),
+            Command::YxSoosorvStep1 => {
+                self.opening_command(opening::Asked::soosorv(1, None, None), at)
+            }
+            Command::Body(BodyKind::YxSoosorv { step, n }, body) => {
+                self.opening_command(opening::Asked::soosorv(step, n, Some(body)), at)
+            }
+            Command::Body(BodyKind::Opening { rule, step, n }, body) => {
+                self.opening_command(opening::Asked::opening(rule, step, n, body), at)
+            }
             Command::YxNbest(k) => {
                 let k = k.clamp(1, MAX_MULTIPV as i64) as usize;
                 self.request_move(at, true, k)
@@ -767,7 +784,7 @@ impl<B: Brain, W: Write> Session<B, W> {
         }
     }
 
-    /// BOARD / YXBOARD: replaces the position (protocol.md §2.7). Bad lines are skipped with
+    /// BOARD / YXBOARD: replaces the position (docs/protocol.md §2.7). Bad lines are skipped with
     /// a `MESSAGE`; our colour comes from the stone counts.
     fn set_position(&mut self, kind: BodyKind, body: Body) {
         self.report_bad_lines(&body);
@@ -866,7 +883,7 @@ impl<B: Brain, W: Write> Session<B, W> {
             Info::MaxMemory(v) if v >= 0 => {
                 s.max_memory = Some(v);
                 if v > 0 && (v as u64) < MIN_WORKING_MEMORY {
-                    // protocol.md §2.4: a limit we cannot meet is reported, and we play on.
+                    // docs/protocol.md §2.4: a limit we cannot meet is reported, and we play on.
                     self.message(&format!(
                         "max_memory {} bytes is below what the engine needs (about {} bytes); playing with the smallest table",
                         v, MIN_WORKING_MEMORY
@@ -1072,7 +1089,7 @@ impl<B: Brain, W: Write> Session<B, W> {
         );
     }
 
-    /// SWAP2BOARD (protocol.md §2.12): the stones alternate from black; the answer is decided
+    /// SWAP2BOARD (docs/protocol.md §2.12): the stones alternate from black; the answer is decided
     /// by [`swap2::decide`] on the search thread.
     fn swap2(&mut self, body: Body, at: Instant) {
         self.report_bad_lines(&body);
@@ -1242,6 +1259,9 @@ impl<B: Brain, W: Write> Session<B, W> {
             (JobKind::Move { nbest }, Some(JobOutput::Move(r))) => self.finish_move(r, nbest),
             (JobKind::Swap2, Some(JobOutput::Swap2(a))) => self.finish_swap2(a),
             (JobKind::Solve { vct }, Some(JobOutput::Solve(r))) => self.finish_solve(vct, &r),
+            (JobKind::Opening(style, _), Some(JobOutput::Opening(d))) => {
+                self.finish_opening(style, d)
+            }
             (JobKind::FourMove, out) => {
                 let r = match out {
                     Some(JobOutput::FourMove(r)) => Some(r),
@@ -1338,6 +1358,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 let a = swap2::decide(board, Budget::fixed(0), &mut quick);
                 self.finish_swap2(a);
             }
+            JobKind::Opening(style, req) => self.answer_opening_quickly(style, &req),
             JobKind::Solve { vct } => {
                 let r = crate::search::threat::SolveReport {
                     result: crate::search::threat::SolveResult::Unknown,

@@ -29,13 +29,19 @@
 //! 7. store the result.
 
 use super::movegen::{self, MoveList, Node};
+use super::params::PARAMS;
+use super::threat::vcf::has_caps;
 use super::threat::vcf::{VcfOutcome, VcfSolver};
 use super::threat::vct::VctSolver;
 use super::{Limits, PvLine, SearchInfo, SearchResult, WIN, WIN_THRESHOLD};
 use crate::board::{Board, Combo};
 use crate::core::{Pos, POS_COUNT};
-use crate::eval::evaluate;
-use crate::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
+use crate::eval::features::class;
+use crate::eval::{win_rate, Evaluator};
+use crate::tt::{
+    score_from_tt, score_to_tt, Bound, PauseGuard, Plan, Preparation, TranspositionTable,
+    STAND_IN_BYTES,
+};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -52,19 +58,13 @@ struct Shared<'a> {
     start: Instant,
     hard: Duration,
     max_nodes: u64,
-    /// Search threads (main thread included).
-    threads: usize,
     /// Depth of the main thread's current iteration (0 before its first).
     main_depth: AtomicI32,
     /// The deepest iteration completed by a helper thread.
     helper_best: Mutex<Option<SearchResult>>,
-    /// With two or more threads: true while the threat helper ([`THREAT_HELPER`]) runs the
-    /// root VCF/VCT.
-    threat_pending: AtomicBool,
-    /// Raised by the main thread to end the threat helper's root VCF/VCT early.
-    threat_stop: AtomicBool,
-    /// A forced win found by the threat helper's root VCF/VCT.
-    threat_win: Mutex<Option<SearchResult>>,
+    /// The score of our previous move's search (two plies earlier in the same game), for
+    /// the time management's falling-score factor.
+    prev_score: Option<i32>,
 }
 
 impl Shared<'_> {
@@ -97,22 +97,34 @@ struct Worker<'a> {
     root_moves: Vec<RootMove>,
     excluded: Vec<Pos>,
     vcf: VcfSolver,
+    /// Incremental evaluation of `board`.
+    ev: Evaluator,
+    /// The VCT solver, made on first use.
+    vct: Option<VctSolver>,
+    /// Static evaluation per ply of the current line (for "improving").
+    eval_stack: Box<[i32; MAX_PLY]>,
 }
 
-/// With two or more threads, the helper that runs the root VCF and VCT while the main thread
-/// starts the alpha-beta search (with one thread the main thread runs them first).
-const THREAT_HELPER: usize = 1;
 /// Attacker nodes the VCF solver may spend at the root before the main search.
 const ROOT_VCF_NODES: u64 = 400_000;
-/// Nodes the VCT solver may spend at the root before the main search (it also stops at a
-/// quarter of the soft time limit, at most [`ROOT_VCT_MAX_MS`]).
+/// Most nodes the VCT solver may spend at the root before the main search (with a clock it
+/// gets [`ROOT_VCT_NODES_PER_MS`] per millisecond of the move's target time, at least
+/// [`ROOT_VCT_MIN_NODES`], and stops at 60 % of the hard limit, at most
+/// [`ROOT_VCT_MAX_MS`]).
 const ROOT_VCT_NODES: u64 = 200_000;
+/// Root VCT nodes per millisecond of the move's target time.
+const ROOT_VCT_NODES_PER_MS: u64 = 100;
+/// Fewest root VCT nodes with a clock.
+const ROOT_VCT_MIN_NODES: u64 = 5_000;
 /// Longest root VCT attempt, in milliseconds.
 const ROOT_VCT_MAX_MS: u64 = 3_000;
 /// Attacker nodes of the VCF tried in interior nodes near the root (ply <= 2, depth >= 3).
 const NODE_VCF_NODES: u64 = 3_000;
 /// Attacker nodes of each defensive VCF check of the opponent after the chosen root move.
 const DEFENCE_VCF_NODES: u64 = 30_000;
+/// Most nodes of the defensive VCT check of the opponent after the chosen root move (with
+/// a clock: half the root VCT's share of the target time).
+const DEFENCE_VCT_NODES: u64 = 100_000;
 
 /// Plies from the position where `line` starts to the five it forces: the line itself, plus
 /// two when its last move is a four that cannot be stopped (two five points, or a block
@@ -131,8 +143,18 @@ fn vcf_line_plies(board: &mut Board, line: &[Pos]) -> i32 {
 }
 
 /// The searcher: the shared transposition table, kept between searches.
+///
+/// The table can be resized, cleared and made resident in the background
+/// ([`Searcher::prepare_in_background`]); until that is done, searches use a stand-in of at
+/// most [`STAND_IN_BYTES`].
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
+    /// The real table while it is being prepared in the background (`tt` is then a stand-in).
+    preparing: Option<Preparation>,
+    /// Raised while a search runs: the preparation waits (see [`Preparation`]).
+    pause: Arc<AtomicBool>,
+    /// Ply and score of the last completed search (time management).
+    last: Option<(usize, i32)>,
 }
 
 impl Searcher {
@@ -140,19 +162,28 @@ impl Searcher {
     pub fn new(hash_bytes: usize) -> Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_bytes)),
+            preparing: None,
+            pause: Arc::default(),
+            last: None,
         }
     }
 
     /// Replaces the table with an empty one of at most `hash_bytes` bytes (the old one is
     /// freed first, so peak memory never holds both).
     pub fn resize_tt(&mut self, hash_bytes: usize) {
+        if let Some(p) = self.preparing.take() {
+            drop(p.wait(true));
+        }
         self.tt = Arc::new(TranspositionTable::new(1));
         self.tt = Arc::new(TranspositionTable::new(hash_bytes));
     }
 
-    /// Size of the table in bytes.
+    /// Size of the table in bytes (of the one being prepared, if any).
     pub fn tt_bytes(&self) -> usize {
-        self.tt.size_bytes()
+        match &self.preparing {
+            Some(p) => p.size_bytes(),
+            None => self.tt.size_bytes(),
+        }
     }
 
     /// Per mille of the table written in the last search.
@@ -163,6 +194,7 @@ impl Searcher {
     /// Makes the whole table resident now (see [`TranspositionTable::prefault`]); a no-op
     /// while a search holds it.
     pub fn prefault(&mut self) {
+        self.finish_preparation();
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.prefault();
         }
@@ -170,12 +202,83 @@ impl Searcher {
 
     /// Empties the table (new game, `YXHASHCLEAR`).
     pub fn clear(&mut self) {
+        self.finish_preparation();
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(),
             None => {
                 let bytes = self.tt.size_bytes();
                 self.resize_tt(bytes);
             }
+        }
+    }
+
+    /// Starts carrying out `plan` (resize, clear, make resident) on a background thread and
+    /// returns at once; until it is done, searches use a stand-in table of at most
+    /// [`STAND_IN_BYTES`] (emptied when the plan clears). A plan with nothing to do starts
+    /// nothing. While a preparation runs, a new plan is added to it.
+    pub fn prepare_in_background(&mut self, plan: Plan) {
+        if let Some(p) = self.preparing.take() {
+            let p = p.then(plan);
+            if plan.clear || plan.resize.is_some() {
+                self.tt = Arc::new(TranspositionTable::new(1));
+                self.tt = Arc::new(TranspositionTable::new(p.size_bytes().min(STAND_IN_BYTES)));
+            }
+            self.preparing = Some(p);
+            return;
+        }
+        let tt = &self.tt;
+        let work = plan.bytes_after(tt.size_bytes()) != tt.size_bytes()
+            || (plan.clear && tt.is_dirty())
+            || (plan.prefault && tt.needs_prefault());
+        if !work {
+            return;
+        }
+        let size = plan.bytes_after(tt.size_bytes());
+        let stand_in = Arc::new(TranspositionTable::new(size.min(STAND_IN_BYTES)));
+        let table = match Arc::try_unwrap(std::mem::replace(&mut self.tt, stand_in)) {
+            Ok(t) => t,
+            // Still shared (cannot happen between searches): prepare a fresh one.
+            Err(_) => TranspositionTable::new(1),
+        };
+        let plan = Plan {
+            resize: Some(size),
+            ..plan
+        };
+        self.preparing = Some(Preparation::start(table, plan, self.pause.clone()));
+    }
+
+    /// Puts the table prepared in the background in place of the stand-in if it is ready,
+    /// waiting for it at most `wait`; returns whether no preparation is left.
+    pub fn install_prepared(&mut self, wait: Duration) -> bool {
+        let Some(p) = self.preparing.as_mut() else {
+            return true;
+        };
+        let ready = if wait.is_zero() {
+            p.try_take()
+        } else {
+            p.take_within(wait)
+        };
+        match ready {
+            Some(t) => {
+                self.preparing = None;
+                self.tt = Arc::new(t);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Pauses the background preparation (between its 2 MiB slices) until the guard is
+    /// dropped: the engine pauses it while it searches.
+    pub fn pause_preparation(&self) -> PauseGuard {
+        PauseGuard::new(&self.pause)
+    }
+
+    /// Waits for a background preparation to finish and puts its table in place.
+    fn finish_preparation(&mut self) {
+        if let Some(p) = self.preparing.take() {
+            let t = p.wait(false);
+            self.tt = Arc::new(t);
         }
     }
 
@@ -200,12 +303,12 @@ impl Searcher {
             start,
             hard: Duration::from_millis(limits.budget.hard_ms),
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
-            threads: threads.max(1),
             main_depth: AtomicI32::new(0),
             helper_best: Mutex::new(None),
-            threat_pending: AtomicBool::new(threads > THREAT_HELPER),
-            threat_stop: AtomicBool::new(false),
-            threat_win: Mutex::new(None),
+            prev_score: self
+                .last
+                .filter(|&(ply, _)| ply + 2 == board.ply())
+                .map(|(_, s)| s),
         };
         let threads = threads.max(1);
         let mut result = SearchResult::default();
@@ -219,18 +322,16 @@ impl Searcher {
                     .spawn_scoped(scope, move || {
                         let mut w = Worker::new(id, board, shared, &limits);
                         w.iterate(&limits, &mut |_| {});
-                        // Early returns skip the threat phase: never leave it pending.
-                        shared.threat_pending.store(false, Ordering::Release);
                     })
                     .expect("spawn search thread");
             }
             let mut w = Worker::new(0, board.clone(), &shared, limits);
             result = w.iterate(limits, on_info);
             shared.done.store(true, Ordering::Relaxed);
-            shared.threat_stop.store(true, Ordering::Relaxed);
         });
         result.nodes = shared.nodes.load(Ordering::Relaxed);
         result.time_ms = start.elapsed().as_millis() as u64;
+        self.last = Some((board.ply(), result.score));
         result
     }
 }
@@ -239,7 +340,6 @@ impl<'a> Worker<'a> {
     fn new(id: usize, board: Board, shared: &'a Shared<'a>, limits: &Limits) -> Worker<'a> {
         Worker {
             id,
-            board,
             shared,
             nodes: 0,
             flushed: 0,
@@ -252,6 +352,10 @@ impl<'a> Worker<'a> {
             root_moves: Vec::new(),
             excluded: limits.excluded.clone(),
             vcf: VcfSolver::with_table_bits(16),
+            ev: Evaluator::new(&board),
+            vct: None,
+            eval_stack: Box::new([0; MAX_PLY]),
+            board,
         }
     }
 
@@ -285,7 +389,7 @@ impl<'a> Worker<'a> {
     /// better one found by the interrupted iteration).
     fn iterate(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         let mut moves = MoveList::new();
-        let node = movegen::generate(&self.board, &mut moves);
+        let node = movegen::generate(&mut self.board, &self.ev, &mut moves);
         let mut result = SearchResult::default();
         // Immediate answers: a five, a forced single move, a flex win, or nothing to do.
         match node {
@@ -307,28 +411,21 @@ impl<'a> Worker<'a> {
             let p = super::quick_move(&self.board);
             return self.instant(p, -(WIN - 2));
         }
-        if moves.len() == 1 && self.id == 0 {
-            let p = moves[0].0;
-            let mut r = self.instant(p, evaluate(&self.board));
-            r.depth = 1;
-            return r;
+        // A single move (a forced block): searched briefly all the same (to depth 10 or an
+        // eighth of the target time), so that the score reported is the position's. The
+        // first move of a game needs no search.
+        let single = moves.len() == 1;
+        if single && self.board.stone_count() == 0 {
+            return self.instant(moves[0].0, 0);
         }
         // A forced win by continuous fours, then by continuous threats, ends the search at
-        // once. With one thread the main thread looks for it first; with more, the threat
-        // helper does while the others search, and publishes a win for the main thread.
-        if self.shared.threads == 1 {
+        // once: the main thread looks for one first while the helpers start the alpha-beta
+        // search, and a win it proves ends every thread.
+        if self.id == 0 && !single {
             if let Some(r) = self.root_threat_win(limits, self.shared.stop) {
-                return r;
-            }
-        } else if self.id == THREAT_HELPER {
-            let found = self.root_threat_win(limits, &self.shared.threat_stop);
-            if let Some(r) = found {
-                *self.shared.threat_win.lock().unwrap() = Some(r.clone());
-                self.shared.threat_pending.store(false, Ordering::Release);
                 self.shared.done.store(true, Ordering::Relaxed);
                 return r;
             }
-            self.shared.threat_pending.store(false, Ordering::Release);
         }
         moves.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         self.root_moves = moves
@@ -353,6 +450,9 @@ impl<'a> Worker<'a> {
             1
         };
         let mut lines: Vec<PvLine> = Vec::with_capacity(num_pv);
+        // Best-move changes per iteration, halved each iteration (time management).
+        let mut changes = 0.0f64;
+        let mut last_best = Pos::NONE;
         let start_depth = 1 + (self.id % 2) as i32;
         let mut depth = start_depth;
         while depth <= max_depth {
@@ -416,10 +516,22 @@ impl<'a> Worker<'a> {
             }
             if self.id != 0 {
                 let mut best = self.shared.helper_best.lock().unwrap();
-                if best.as_ref().is_none_or(|b| depth > b.depth) {
+                let proven = score >= WIN_THRESHOLD;
+                if best.as_ref().is_none_or(|b| {
+                    if proven || b.score >= WIN_THRESHOLD {
+                        score > b.score
+                    } else {
+                        depth > b.depth
+                    }
+                }) {
                     *best = Some(result.clone());
                 }
                 drop(best);
+                // A proven win ends the search: it is the move to play.
+                if proven {
+                    self.shared.done.store(true, Ordering::Relaxed);
+                    break;
+                }
                 // A helper that completes the requested depth ends the search.
                 if limits.max_depth.is_some() && depth >= max_depth && limits.multipv <= 1 {
                     self.shared.done.store(true, Ordering::Relaxed);
@@ -447,31 +559,50 @@ impl<'a> Worker<'a> {
                 {
                     break;
                 }
-                // Soft limit: the next iteration would take several times longer.
-                let elapsed = self.elapsed_ms();
-                if elapsed as f64 >= limits.budget.soft_ms as f64 * 0.55 {
+                // Stop rule between iterations (see `Budget::should_stop`): the next
+                // iteration would not finish, or the move's target time is spent, stretched
+                // when the score fell since our previous move or the best move keeps changing.
+                if result.best != last_best {
+                    if last_best != Pos::NONE {
+                        changes += 1.0;
+                    }
+                    last_best = result.best;
+                }
+                let drop = self
+                    .shared
+                    .prev_score
+                    .map_or(0.0, |p| win_rate(p) - win_rate(score));
+                if limits
+                    .budget
+                    .should_stop(self.elapsed_ms(), depth, drop, changes)
+                {
                     break;
                 }
+                if single && (depth >= 10 || self.elapsed_ms() * 8 >= limits.budget.soft_ms) {
+                    break;
+                }
+                changes *= 0.5;
             }
             depth += 1;
         }
         self.flush_nodes();
-        if self.id == 0 && self.shared.threads > THREAT_HELPER {
-            if let Some(win) = self.await_threat_helper(result.score) {
-                return win;
-            }
-        }
         // A helper's deeper completed iteration replaces the main thread's result, unless
         // the main thread has proved a win or a loss (or reports several lines).
-        if self.id == 0 && result.score.abs() < WIN_THRESHOLD && num_pv == 1 {
+        // A helper's proven win always replaces a result that is not a faster win.
+        if self.id == 0 && num_pv == 1 {
             if let Some(h) = self.shared.helper_best.lock().unwrap().take() {
-                if h.depth > result.depth {
+                let adopt = if h.score >= WIN_THRESHOLD {
+                    h.score > result.score
+                } else {
+                    result.score.abs() < WIN_THRESHOLD && h.depth > result.depth
+                };
+                if adopt {
                     result = h;
                 }
             }
         }
         if self.id == 0 && result.score > -WIN_THRESHOLD && result.score < WIN_THRESHOLD {
-            self.avoid_opponent_vcf(&mut result);
+            self.avoid_opponent_threats(&mut result, limits);
             // Multi-PV: the move played leads the lines.
             if !result.lines.is_empty() && result.lines[0].pv.first() != Some(&result.best) {
                 match result
@@ -499,30 +630,11 @@ impl<'a> Worker<'a> {
         result
     }
 
-    /// Main thread, with a threat helper: waits until the helper's root VCF/VCT ends (it
-    /// has its own node budget and deadline; the wait ends at once when the search is
-    /// stopped, at the hard time limit, or when `score` already proves the result) and
-    /// returns the forced win it found, if any.
-    fn await_threat_helper(&self, score: i32) -> Option<SearchResult> {
-        if score.abs() >= WIN_THRESHOLD {
-            self.shared.threat_stop.store(true, Ordering::Relaxed);
-        }
-        while self.shared.threat_pending.load(Ordering::Acquire) {
-            if self.shared.stop.load(Ordering::Relaxed)
-                || self.shared.start.elapsed() >= self.shared.hard
-            {
-                self.shared.threat_stop.store(true, Ordering::Relaxed);
-            }
-            std::thread::sleep(Duration::from_micros(500));
-        }
-        let win = self.shared.threat_win.lock().unwrap().take()?;
-        (win.score > score).then_some(win)
-    }
-
     /// Root VCF, then root VCT within a share of the time: a winning line if one is found.
     /// `stop` ends both early.
     fn root_threat_win(&mut self, limits: &Limits, stop: &AtomicBool) -> Option<SearchResult> {
         let start = self.shared.start;
+        let timed = limits.budget != crate::time::Budget::UNLIMITED;
         self.vcf.set_deadline(Some(start + self.shared.hard / 4));
         let budget = ROOT_VCF_NODES.min(self.shared.max_nodes);
         let vcf = self.vcf.solve(&mut self.board, budget, stop);
@@ -530,19 +642,22 @@ impl<'a> Worker<'a> {
         let line = match vcf {
             VcfOutcome::Win(line) => Some(line),
             _ if self.board.stone_count() >= 4 => {
-                // No clock (bench, fixed-depth analysis): the node budget alone, so that the
-                // result is deterministic.
-                let deadline = (limits.budget != crate::time::Budget::UNLIMITED).then(|| {
-                    let ms =
-                        (limits.budget.soft_ms / 4).min(self.shared.hard.as_millis() as u64 / 4);
-                    start + Duration::from_millis(ms.min(ROOT_VCT_MAX_MS))
-                });
-                let budget = ROOT_VCT_NODES.min(self.shared.max_nodes);
-                let mut vct = match limits.threat_memory {
-                    Some(bytes) => super::threat::vct::vct_solver_for(bytes),
-                    None => VctSolver::new(),
+                // Nodes in proportion to the move's target time; the deadline only guards
+                // the clock (a loaded machine). No clock (bench, fixed-depth analysis): the
+                // node budget alone, so that the result is deterministic.
+                let (nodes, deadline) = if timed {
+                    let nodes = (limits.budget.soft_ms.saturating_mul(ROOT_VCT_NODES_PER_MS))
+                        .clamp(ROOT_VCT_MIN_NODES, ROOT_VCT_NODES);
+                    let ms = (self.shared.hard.as_millis() as u64 * 6 / 10).min(ROOT_VCT_MAX_MS);
+                    (nodes, Some(start + Duration::from_millis(ms)))
+                } else {
+                    (ROOT_VCT_NODES, None)
                 };
-                match vct.solve(&mut self.board, budget, deadline, stop) {
+                let budget = nodes.min(self.shared.max_nodes);
+                let mut vct = self.take_vct_solver(limits);
+                let r = vct.solve(&mut self.board, budget, deadline, stop);
+                self.vct = Some(vct);
+                match r {
                     VcfOutcome::Win(line) => Some(line),
                     _ => None,
                 }
@@ -559,34 +674,89 @@ impl<'a> Worker<'a> {
         Some(r)
     }
 
-    /// Defence: if the opponent has a VCF after the chosen move, play the best-ordered root
-    /// move after which the opponent is proved to have none (if any).
-    fn avoid_opponent_vcf(&mut self, result: &mut SearchResult) {
-        let deadline = self.shared.start + self.shared.hard;
-        self.vcf.set_deadline(Some(deadline));
+    /// The worker's VCT solver (made on first use, sized by [`Limits::threat_memory`]);
+    /// put it back in `self.vct` after use.
+    fn take_vct_solver(&mut self, limits: &Limits) -> VctSolver {
+        self.vct
+            .take()
+            .unwrap_or_else(|| match limits.threat_memory {
+                Some(bytes) => super::threat::vct::vct_solver_for(bytes),
+                None => VctSolver::new(),
+            })
+    }
+
+    /// Defence: if the opponent has a VCF or VCT after the chosen move, play the best root
+    /// move after which it is proved to have none (else the first whose check is
+    /// inconclusive; else keep the move). Uses at most half of the time left before the hard
+    /// limit (without a clock: node budgets only).
+    fn avoid_opponent_threats(&mut self, result: &mut SearchResult, limits: &Limits) {
+        let timed = limits.budget != crate::time::Budget::UNLIMITED;
+        let now = Instant::now();
+        let hard = self.shared.start + self.shared.hard;
+        if now >= hard {
+            return;
+        }
+        let deadline = now + (hard - now) / 2;
         let stop = self.shared.stop;
-        let opp_wins = |w: &mut Self, p: Pos| -> VcfOutcome {
+        let vct_nodes = if timed {
+            (limits.budget.soft_ms.saturating_mul(ROOT_VCT_NODES_PER_MS) / 2)
+                .clamp(ROOT_VCT_MIN_NODES / 2, DEFENCE_VCT_NODES)
+        } else {
+            DEFENCE_VCT_NODES
+        }
+        .min(self.shared.max_nodes);
+        let mut vct = self.take_vct_solver(limits);
+        // Ok(true): the opponent wins after `p`; Ok(false): proved safe; Err: unknown.
+        let mut opp_wins = |w: &mut Self, p: Pos, nodes: u64| -> Result<bool, ()> {
             w.board.make(p);
-            let r = w.vcf.solve(&mut w.board, DEFENCE_VCF_NODES, stop);
+            w.vcf.set_deadline(Some(deadline));
+            let mut r = match w.vcf.solve(&mut w.board, DEFENCE_VCF_NODES, stop) {
+                VcfOutcome::Win(_) => Ok(true),
+                _ => Err(()),
+            };
+            w.vcf.set_deadline(None);
+            if r.is_err() {
+                r = match vct.solve(&mut w.board, nodes, timed.then_some(deadline), stop) {
+                    VcfOutcome::Win(_) => Ok(true),
+                    VcfOutcome::None => Ok(false),
+                    VcfOutcome::Unknown => Err(()),
+                };
+            }
             w.board.undo();
             r
         };
-        if !opp_wins(self, result.best).is_win() {
-            self.vcf.set_deadline(None);
+        if opp_wins(self, result.best, vct_nodes) != Ok(true) {
+            self.vct = Some(vct);
             return;
         }
-        let candidates: Vec<Pos> = self.root_moves.iter().map(|m| m.pos).take(24).collect();
-        for p in candidates {
+        let candidates: Vec<(Pos, i32)> = self
+            .root_moves
+            .iter()
+            .map(|m| (m.pos, m.score))
+            .take(16)
+            .collect();
+        let mut fallback = None;
+        for (p, score) in candidates {
             if p == result.best || Instant::now() >= deadline {
                 continue;
             }
-            if opp_wins(self, p) == VcfOutcome::None {
-                result.best = p;
-                result.pv = vec![p];
-                break;
+            match opp_wins(self, p, vct_nodes / 2) {
+                Ok(false) => {
+                    fallback = Some((p, score));
+                    break;
+                }
+                Err(()) if fallback.is_none() => fallback = Some((p, score)),
+                _ => {}
             }
         }
-        self.vcf.set_deadline(None);
+        self.vct = Some(vct);
+        if let Some((p, score)) = fallback {
+            result.best = p;
+            result.pv = vec![p];
+            if score > -WIN {
+                result.score = score;
+            }
+        }
     }
 
     fn instant(&mut self, p: Pos, score: i32) -> SearchResult {
@@ -643,7 +813,7 @@ impl<'a> Worker<'a> {
         }
         for i in first..self.root_moves.len() {
             let p = self.root_moves[i].pos;
-            self.board.make(p);
+            self.make(p);
             let score = if i == first {
                 -self.search(-beta, -alpha, depth - 1, 1, true)
             } else {
@@ -653,7 +823,7 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            self.board.undo();
+            self.undo();
             if self.aborted {
                 return best;
             }
@@ -684,6 +854,20 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// Plays `p` on the worker's board and updates its evaluator.
+    #[inline]
+    fn make(&mut self, p: Pos) {
+        self.board.make(p);
+        self.ev.make(&self.board);
+    }
+
+    /// Takes back the last [`Worker::make`].
+    #[inline]
+    fn undo(&mut self) {
+        self.board.undo();
+        self.ev.undo();
+    }
+
     fn search(
         &mut self,
         mut alpha: i32,
@@ -712,32 +896,52 @@ impl<'a> Worker<'a> {
         if self.board.is_full() {
             return 0;
         }
+        let me = self.board.side_to_move();
+        let opp = me.opponent();
         if ply >= MAX_PLY - 4 {
-            return evaluate(&self.board);
+            return self.ev.evaluate(me);
         }
-        // Step 3.
-        let mut moves = MoveList::new();
-        let (node, static_eval) = movegen::generate_with_eval(&self.board, &mut moves, depth <= 0);
-        let (forced, defending) = match node {
-            Node::Win(_) => return WIN - ply_i - 1,
-            Node::Lost => return -(WIN - ply_i - 2),
-            Node::FlexWin(_) => return WIN - ply_i - 3,
-            Node::Moves {
-                forced, defending, ..
-            } => (forced, defending),
+        // Step 3: static verdicts from the threat-class counts (O(1)).
+        if self.ev.five_points(me) > 0 {
+            return WIN - ply_i - 1;
+        }
+        let caro = has_caps(self.board.rule());
+        let opp_fives = self.ev.five_points(opp);
+        if opp_fives >= 2 && !caro {
+            return -(WIN - ply_i - 2);
+        }
+        if opp_fives == 0 && !caro && self.ev.four_line_points(opp) == 0 {
+            let c = self.ev.counts(me);
+            if c[class::FLEX4] > 0 {
+                return WIN - ply_i - 3;
+            }
+            if PARAMS.static_mates != 0
+                && !self.board.rule().has_forbidden(me)
+                && (c[class::FOUR_THREE] > 0 || c[class::DOUBLE_THREE] > 0)
+            {
+                return WIN - ply_i - 5;
+            }
+        }
+        let forced = opp_fives > 0;
+        let static_eval = if forced {
+            // A forced block: the position is judged by its answer.
+            if ply >= 2 {
+                self.eval_stack[ply - 2]
+            } else {
+                self.ev.evaluate(me)
+            }
+        } else {
+            self.ev.evaluate(me)
         };
-        // Step 4: leaf (its moves were not listed). A short VCF here as a quiescence search
-        // cost half the speed and scored 16-24 against this plain version at 150 ms per move,
-        // so it is not used.
+        self.eval_stack[ply] = static_eval;
+        let improving = ply < 2 || static_eval > self.eval_stack[ply - 2];
+        // Step 4: leaf.
         if depth <= 0 && !forced {
             return static_eval;
         }
-        if moves.is_empty() {
-            return -(WIN - ply_i - 2);
-        }
         // Near the root, a small VCF of the side to move proves wins the search would need
         // many plies for.
-        if ply <= 2 && depth >= 3 && !forced {
+        if ply <= 2 && depth >= 3 && !forced && self.ev.four_line_points(me) > 0 {
             if let VcfOutcome::Win(line) =
                 self.vcf
                     .solve(&mut self.board, NODE_VCF_NODES, self.shared.stop)
@@ -764,7 +968,18 @@ impl<'a> Worker<'a> {
             }
         }
         // Step 6.
-        let me = self.board.side_to_move().index();
+        let mut moves = MoveList::new();
+        let node = movegen::generate(&mut self.board, &self.ev, &mut moves);
+        let defending = match node {
+            Node::Win(_) => return WIN - ply_i - 1,
+            Node::Lost => return -(WIN - ply_i - 2),
+            Node::FlexWin(_) => return WIN - ply_i - 3,
+            Node::Moves { defending, .. } => defending,
+        };
+        if moves.is_empty() {
+            return -(WIN - ply_i - 2);
+        }
+        let mi = me.index();
         let killers = self.killers[ply];
         for m in moves.iter_mut() {
             if m.0 == tt_move {
@@ -772,38 +987,51 @@ impl<'a> Worker<'a> {
             } else if m.0 == killers[0] || m.0 == killers[1] {
                 m.1 += 500;
             }
-            m.1 += self.history[me][m.0.index()] >> 6;
+            m.1 += self.history[mi][m.0.index()] >> 6;
         }
         moves.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let new_depth = if forced { depth } else { depth - 1 };
         let orig_alpha = alpha;
         let mut best = -WIN;
         let mut best_move = Pos::NONE;
-        let opp = self.board.side_to_move().opponent();
-        let me_color = self.board.side_to_move();
-        for (i, &(p, order)) in moves.iter().enumerate() {
+        let prune_count = move_count_limit(depth, improving);
+        let mut quiet_seen = 0usize;
+        for (i, &(p, _)) in moves.iter().enumerate() {
             let quiet = !forced
                 && !defending
-                && self.board.combo(me_color, p) < Combo::Three
+                && self.board.combo(me, p) < Combo::Three
                 && self.board.combo(opp, p) < Combo::Three
                 && p != tt_move;
-            // Move-count pruning at shallow depth for quiet moves.
-            if quiet
-                && !pv_node
-                && depth <= 3
-                && i >= 4 + 3 * depth as usize
-                && best > -WIN_THRESHOLD
-            {
-                break;
+            if quiet {
+                quiet_seen += 1;
+                // Move-count pruning: once a move that does not lose is known, quiet moves
+                // late in the order are not searched at non-PV nodes.
+                if PARAMS.mcp == 1 && !pv_node && best > -WIN_THRESHOLD && quiet_seen > prune_count
+                {
+                    continue;
+                }
+                if PARAMS.mcp == 0
+                    && !pv_node
+                    && depth <= 3
+                    && i >= 4 + 3 * depth as usize
+                    && best > -WIN_THRESHOLD
+                {
+                    break;
+                }
             }
-            let _ = order;
-            self.board.make(p);
+            self.make(p);
             let score = if i == 0 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
-                // Late-move reduction for quiet moves.
+                // Late-move reductions.
                 let mut r = 0;
-                if quiet && depth >= 3 && i >= 3 {
+                if PARAMS.lmr_new != 0 {
+                    if depth >= 3 && i >= 2 && !forced {
+                        r = lmr(depth, i, quiet, pv_node, improving)
+                            .min(new_depth - 1)
+                            .max(0);
+                    }
+                } else if quiet && depth >= 3 && i >= 3 {
                     r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 16) as i32;
                     if pv_node {
                         r -= 1;
@@ -818,7 +1046,7 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            self.board.undo();
+            self.undo();
             if self.aborted {
                 return 0;
             }
@@ -836,13 +1064,13 @@ impl<'a> Worker<'a> {
                         self.pv_len[ply] = child_len + 1;
                     }
                     if alpha >= beta {
-                        if quiet || !forced {
+                        if !forced {
                             let k = &mut self.killers[ply];
                             if k[0] != p {
                                 k[1] = k[0];
                                 k[0] = p;
                             }
-                            let h = &mut self.history[me][p.index()];
+                            let h = &mut self.history[mi][p.index()];
                             *h += depth * depth * 16 - *h * depth * depth / 512;
                         }
                         break;
@@ -863,4 +1091,30 @@ impl<'a> Worker<'a> {
             .store(key, best_move, score_to_tt(best, ply_i), 0, depth, bound);
         best
     }
+}
+
+/// Quiet moves searched at a non-PV node of `depth` before the rest are pruned.
+#[inline]
+fn move_count_limit(depth: i32, improving: bool) -> usize {
+    let d = depth.max(1) as f64;
+    let n = (PARAMS.mcp_base + d.powf(PARAMS.mcp_exp)) / if improving { 1.0 } else { 2.0 };
+    n as usize
+}
+
+/// Late-move reduction in plies for the `i`-th move (from 0) at `depth`.
+#[inline]
+fn lmr(depth: i32, i: usize, quiet: bool, pv_node: bool, improving: bool) -> i32 {
+    let base = (depth as f64).ln() * (i as f64).ln() * PARAMS.lmr_factor;
+    let mut r = if quiet {
+        base + PARAMS.lmr_quiet
+    } else {
+        base * 0.5 - 0.5
+    };
+    if pv_node {
+        r -= 1.0;
+    }
+    if !improving {
+        r += 0.5;
+    }
+    r.round().max(0.0) as i32
 }

@@ -121,6 +121,7 @@ pub fn mate_plies(score: i32) -> Option<i32> {
 
 mod alphabeta;
 pub mod movegen;
+pub mod params;
 pub mod threat;
 
 pub use alphabeta::Searcher;

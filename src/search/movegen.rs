@@ -4,9 +4,11 @@
 //! five point, four point and three point of either side lies there). Before anything else the
 //! generator classifies the node:
 //! - the side to move has a five: [`Node::Win`];
-//! - the opponent has a five point: the only moves are blocks (two blocks needed: lost);
+//! - the opponent has a five point: the only moves are blocks (two blocks needed: lost;
+//!   under caro the blocks include caps beyond an end, found exactly);
 //! - the side to move has a straight four (or double four) and the opponent has no four
-//!   point to delay with: a win in three plies;
+//!   point to delay with: a win in three plies (not under caro, where a straight four can
+//!   be capped);
 //! - the opponent threatens to make a straight four (an open three on the board): the moves
 //!   are our fours and fives plus every point where the opponent's line pattern is a four or
 //!   better — these include every point that blocks a three (near ends, far ends, gaps), so
@@ -16,8 +18,10 @@
 //! Under renju, black's forbidden points are removed (so a five point of white that black
 //! can only block on a forbidden point leaves black without moves: a loss).
 
+use super::threat::vcf::{five_defences, has_caps};
 use crate::board::{Board, Combo, Pattern};
 use crate::core::{Color, Pos};
+use crate::eval::{features, Evaluator};
 use smallvec::SmallVec;
 
 /// Candidate moves with ordering scores.
@@ -45,43 +49,6 @@ pub enum Node {
     },
 }
 
-#[inline]
-fn attack_value(c: Combo) -> i32 {
-    match c {
-        Combo::Forbidden => -100_000,
-        Combo::None => 0,
-        Combo::Two => 40,
-        Combo::DoubleTwo => 90,
-        Combo::ClosedThree => 60,
-        Combo::Three => 200,
-        Combo::ThreePlus => 260,
-        Combo::Four => 240,
-        Combo::FourPlus => 300,
-        Combo::DoubleThree => 900,
-        Combo::FourThree => 2000,
-        Combo::Flex4 => 5000,
-        Combo::Five => 100_000,
-    }
-}
-
-#[inline]
-fn defend_value(c: Combo) -> i32 {
-    match c {
-        Combo::Forbidden | Combo::None => 0,
-        Combo::Two => 30,
-        Combo::DoubleTwo => 70,
-        Combo::ClosedThree => 40,
-        Combo::Three => 150,
-        Combo::ThreePlus => 190,
-        Combo::Four => 120,
-        Combo::FourPlus => 160,
-        Combo::DoubleThree => 700,
-        Combo::FourThree => 1500,
-        Combo::Flex4 => 3000,
-        Combo::Five => 50_000,
-    }
-}
-
 /// Whether some line of `c` at `p` is a four or better.
 #[inline]
 fn has_four_line(board: &Board, c: Color, p: Pos) -> bool {
@@ -104,109 +71,117 @@ fn is_foul(board: &Board, me: Color, p: Pos, combo: Combo) -> bool {
 }
 
 /// Classifies the node and fills `out` with its moves and ordering scores (unsorted).
-pub fn generate(board: &Board, out: &mut MoveList) -> Node {
-    generate_with_eval(board, out, false).0
-}
-
-/// [`generate`], also returning the static evaluation of the node
-/// ([`crate::eval::combine`] of the point-score sums over the candidates it scanned; only
-/// meaningful when the node is [`Node::Moves`]). With `leaf`, the moves of an unforced
-/// node are not listed (a leaf only needs the verdict and the evaluation; forced blocks are
-/// still listed).
-pub fn generate_with_eval(board: &Board, out: &mut MoveList, leaf: bool) -> (Node, i32) {
+///
+/// `ev` must be the evaluator of `board` (its threat-class counts decide most verdicts
+/// without a scan); ordering scores come from the learned move-ordering tables: the
+/// mover's `attack` value of its code at the point plus the `defence` value of the
+/// opponent's code there.
+pub fn generate(board: &mut Board, ev: &Evaluator, out: &mut MoveList) -> Node {
     out.clear();
     let me = board.side_to_move();
     let opp = me.opponent();
-    if board.ply() == 0 && board.stone_count() == 0 {
+    if board.stone_count() == 0 {
         let p = Pos::new(board.width() / 2, board.height() / 2);
         out.push((p, 0));
-        let node = Node::Moves {
+        return Node::Moves {
             forced: true,
             defending: false,
             fours: 0,
         };
-        return (node, 0);
     }
     let my_table = board.combo_table(me);
     let opp_table = board.combo_table(opp);
-    let mut opp_fives: SmallVec<[Pos; 4]> = SmallVec::new();
-    let mut my_flex = Pos::NONE;
-    let mut opp_has_four = false;
-    let mut opp_flex = false;
-    let mut my_fours = 0u32;
-    let (mut my_sum, mut opp_sum) = (0, 0);
-    let mut all_empty_far = true;
     let rows = board.candidate_rows();
-    for (y, &row) in rows.iter().enumerate().take(board.height()) {
-        let mut bits = row;
-        while bits != 0 {
-            let x = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let p = Pos::new(x, y);
-            all_empty_far = false;
-            let my_code = board.code(me, p);
-            let opp_code = board.code(opp, p);
-            let mc = my_table.combo(my_code);
-            if mc == Combo::Five {
-                return (Node::Win(p), 0);
-            }
-            let oc = opp_table.combo(opp_code);
-            let my_score = my_table.score(my_code);
-            let opp_score = opp_table.score(opp_code);
-            my_sum += my_score;
-            opp_sum += opp_score;
-            if oc == Combo::Five {
-                opp_fives.push(p);
-            } else if oc == Combo::Flex4 {
-                opp_flex = true;
-            }
-            // Over-inclusive on purpose: a claimed flex win must survive every delaying four.
-            opp_has_four |= has_four_line(board, opp, p);
-            my_fours += has_four_line(board, me, p) as u32;
-            if mc == Combo::Flex4 && my_flex.is_none() {
-                my_flex = p;
-            }
-            if !leaf {
-                let score = attack_value(mc) + defend_value(oc) + (my_score + opp_score) / 4;
-                out.push((p, score));
+    let height = board.height();
+    let for_each = |f: &mut dyn FnMut(Pos)| {
+        for (y, &row) in rows.iter().enumerate().take(height) {
+            let mut bits = row;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                f(Pos::new(x, y));
             }
         }
+    };
+    if ev.five_points(me) > 0 {
+        let mut win = Pos::NONE;
+        for_each(&mut |p| {
+            if win.is_none() && my_table.combo(board.code(me, p)) == Combo::Five {
+                win = p;
+            }
+        });
+        if !win.is_none() {
+            return Node::Win(win);
+        }
     }
-    if all_empty_far {
+    if ev.five_points(opp) > 0 {
+        let mut fives: SmallVec<[Pos; 4]> = SmallVec::new();
+        for_each(&mut |p| {
+            if opp_table.combo(board.code(opp, p)) == Combo::Five {
+                fives.push(p);
+            }
+        });
+        if has_caps(board.rule()) {
+            // Caro: a five can also be capped beyond an end; the exact defences.
+            let mut defs = Vec::new();
+            five_defences(board, opp, &fives, &mut defs);
+            out.extend(defs.into_iter().map(|p| (p, 0)));
+            if out.is_empty() {
+                return Node::Lost;
+            }
+        } else {
+            for &p in &fives {
+                if !is_foul(board, me, p, board.combo(me, p)) {
+                    out.push((p, 0));
+                }
+            }
+            if fives.len() >= 2 || out.is_empty() {
+                return Node::Lost;
+            }
+        }
+        return Node::Moves {
+            forced: true,
+            defending: true,
+            fours: ev.four_line_points(me) as u32,
+        };
+    }
+    if ev.counts(me)[features::class::FLEX4] > 0
+        && ev.four_line_points(opp) == 0
+        && !has_caps(board.rule())
+    {
+        let mut flex = Pos::NONE;
+        for_each(&mut |p| {
+            if flex.is_none() && my_table.combo(board.code(me, p)) == Combo::Flex4 {
+                flex = p;
+            }
+        });
+        if !flex.is_none() {
+            return Node::FlexWin(flex);
+        }
+    }
+    let my_order = ev.order_table(me);
+    let opp_order = ev.order_table(opp);
+    let mut any = false;
+    for_each(&mut |p| {
+        any = true;
+        let a = my_order[board.code(me, p) as usize] as u16 as i16 as i32;
+        let d = (opp_order[board.code(opp, p) as usize] >> 16) as u16 as i16 as i32;
+        out.push((p, a + d));
+    });
+    if !any {
         // Only walls on the board (or no stone near any empty point): any empty point.
         for p in board.empty_points() {
             out.push((p, 0));
         }
-        let node = Node::Moves {
+        return Node::Moves {
             forced: false,
             defending: false,
             fours: 0,
         };
-        return (node, 0);
-    }
-    let eval = crate::eval::combine(my_sum, opp_sum);
-    if !opp_fives.is_empty() {
-        out.clear();
-        for &p in &opp_fives {
-            if !is_foul(board, me, p, board.combo(me, p)) {
-                out.push((p, 0));
-            }
-        }
-        if opp_fives.len() >= 2 || out.is_empty() {
-            return (Node::Lost, eval);
-        }
-        let node = Node::Moves {
-            forced: true,
-            defending: true,
-            fours: my_fours,
-        };
-        return (node, eval);
-    }
-    if !my_flex.is_none() && !opp_has_four {
-        return (Node::FlexWin(my_flex), eval);
     }
     let renju_me = board.rule().has_forbidden(me);
-    if opp_flex {
+    let fours = ev.four_line_points(me) as u32;
+    if ev.counts(opp)[features::class::FLEX4] > 0 {
         out.retain(|&mut (p, _)| {
             let mc = board.combo(me, p);
             mc >= Combo::Four && mc != Combo::DoubleThree
@@ -216,20 +191,18 @@ pub fn generate_with_eval(board: &Board, out: &mut MoveList, leaf: bool) -> (Nod
         if renju_me {
             out.retain(|&mut (p, _)| !is_foul(board, me, p, board.combo(me, p)));
         }
-        let node = Node::Moves {
+        return Node::Moves {
             forced: false,
             defending: true,
-            fours: my_fours,
+            fours,
         };
-        return (node, eval);
     }
     if renju_me {
         out.retain(|&mut (p, _)| !is_foul(board, me, p, board.combo(me, p)));
     }
-    let node = Node::Moves {
+    Node::Moves {
         forced: false,
         defending: false,
-        fours: my_fours,
-    };
-    (node, eval)
+        fours,
+    }
 }

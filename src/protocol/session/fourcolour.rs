@@ -16,8 +16,8 @@
 //!   moved last, or after `START` or `TAKEBACK`, but not after `YXBOARD`;
 //! - `PLAY x,y` plays the colour to move as the engine's move; `TAKEBACK x,y` takes back the
 //!   last stone;
-//! - `YXSHOWFORBID` answers `FORBID .` (no forbidden points); `SWAP2BOARD`, `YXNBEST` and
-//!   `SOLVE` are two-colour commands and get `ERROR`.
+//! - `YXSHOWFORBID` answers `FORBID .` (no forbidden points); the two-colour commands
+//!   (`SWAP2BOARD`, the opening-rule commands, `YXNBEST`, `SOLVE`) get `ERROR`.
 //!
 //! A rejected command (an unknown mode or variant, a body that breaks the order, a position
 //! or a `TURN` stone that is already a win) gets `ERROR` with the reason and leaves the
@@ -225,18 +225,34 @@ impl<B: Brain, W: Write> Session<B, W> {
                     self.four_request_move(at);
                 }
             }
-            Command::Body(BodyKind::Swap2Board, body) => {
-                self.report_bad_lines(&body);
-                self.error("SWAP2BOARD is not available in the four-colour variant")
-            }
-            Command::YxNbest(_) => {
-                self.error("YXNBEST is not available in the four-colour variant")
-            }
-            Command::Solve { .. } => {
-                self.error("SOLVE is not available in the four-colour variant")
-            }
             Command::YxShowForbid => self.out.line(&format::forbid_line(&[])),
-            other => return Some(other),
+            // Commands that need no game, or answer the same in both variants.
+            c @ (Command::Info(_)
+            | Command::YxHashClear
+            | Command::Unknown(_)
+            | Command::About
+            | Command::End
+            | Command::Stop
+            | Command::YxShowInfo
+            | Command::YxBlockReset
+            | Command::Body(BodyKind::YxBlock | BodyKind::YxBlockUndo, _)) => return Some(c),
+            // The rest are two-colour commands (swap2, opening rules, multi-PV, SOLVE).
+            other => {
+                if let Command::Body(_, body) = &other {
+                    self.report_bad_lines(body);
+                }
+                let word = match &other {
+                    Command::Body(kind, _) => kind.name().to_string(),
+                    Command::YxNbest(_) => "YXNBEST".to_string(),
+                    Command::Solve { .. } => "SOLVE".to_string(),
+                    Command::YxSwap2Step(n) => format!("YXSWAP2STEP{n}"),
+                    Command::YxSoosorvStep1 => "YXSOOSORVSTEP1".to_string(),
+                    _ => "this command".to_string(),
+                };
+                self.error(&format!(
+                    "{word} is not available in the four-colour variant"
+                ))
+            }
         }
         None
     }

@@ -1,6 +1,7 @@
-//! Swap2 opening decisions (protocol.md §2.12), independent of the protocol text so that this
-//! file can move to an `opening` module unchanged: it sees a [`Board`], a [`Budget`] and a
-//! search callback, and returns a [`Swap2Answer`].
+//! Swap2 opening decisions (docs/openings.md §2.1; the `SWAP2BOARD` dialogue of the
+//! Piskvork protocol), independent of the protocol text: it sees a [`Board`], a [`Budget`]
+//! and a search callback, and returns a [`Swap2Answer`]. [`super::decide()`] wraps it for the
+//! `OPENING` command, the CLI and Yixin-Board's `yxswap2step` commands.
 //!
 //! Policy (all scores from the search, in evaluation units from the side to move's view):
 //! - **Stage A** (no stones; we are the first player and place black, white, black): a fixed

@@ -1,0 +1,221 @@
+//! The features of the learned evaluation (`docs/training.md` §3): canonical pattern codes
+//! and threat classes. The evaluator ([`super::Evaluator`]) and the tuner
+//! (`crate::train::tune`) share these definitions, so that what is trained is exactly what
+//! is evaluated.
+//!
+//! - A point's *code* for one colour packs its four line patterns
+//!   ([`crate::board::Pattern`], 12 values) in four nibbles. The order of the directions
+//!   does not matter for the value of a point, so each code maps to the index of its
+//!   multiset of four patterns: [`CANON_CODES`] = C(15, 4) = 1365 classes.
+//! - A point's *threat class* is derived from its [`Combo`]: five, straight four (or two
+//!   fours), four-three, four, double three, three (renju black: a double three is a
+//!   forbidden-point candidate, not a threat). The evaluator counts, per colour, the empty
+//!   points of each class; the *threat mask* is 11 yes/no facts about those counts from the
+//!   side to move's view ([`threat_mask`]).
+
+use crate::board::{Combo, Pattern};
+use crate::core::{Color, Rule};
+use once_cell::sync::Lazy;
+
+/// Number of pattern values ([`Pattern`] `0..=11`).
+pub const PATTERNS: usize = 12;
+/// Number of canonical codes: multisets of four patterns.
+pub const CANON_CODES: usize = 1365;
+/// Number of threat classes counted per colour.
+pub const CLASSES: usize = 6;
+/// Number of threat masks (11 bits).
+pub const MASKS: usize = 1 << 11;
+
+/// A threat class: the index into the per-colour counts.
+pub mod class {
+    /// A five point.
+    pub const FIVE: usize = 0;
+    /// A straight four or two fours (two five points at once).
+    pub const FLEX4: usize = 1;
+    /// A four and an open three.
+    pub const FOUR_THREE: usize = 2;
+    /// A simple four (possibly with minor shapes).
+    pub const FOUR: usize = 3;
+    /// Two open threes (not for renju black).
+    pub const DOUBLE_THREE: usize = 4;
+    /// One open three (possibly with minor shapes).
+    pub const THREE: usize = 5;
+    /// No threat class.
+    pub const NONE: usize = 255;
+}
+
+/// The threat class of a combo for a colour with (`forbidden`) or without forbidden points.
+pub fn combo_class(c: Combo, forbidden: bool) -> usize {
+    match c {
+        Combo::Five => class::FIVE,
+        Combo::Flex4 => class::FLEX4,
+        Combo::FourThree => class::FOUR_THREE,
+        Combo::Four | Combo::FourPlus => class::FOUR,
+        Combo::DoubleThree if !forbidden => class::DOUBLE_THREE,
+        Combo::Three | Combo::ThreePlus => class::THREE,
+        _ => class::NONE,
+    }
+}
+
+/// Threat class of every combo value, for `rule` and `color` (indexed by `Combo as usize`).
+pub fn class_table(rule: Rule, color: Color) -> [u8; 16] {
+    let mut t = [class::NONE as u8; 16];
+    for c in ALL_COMBOS {
+        t[c as usize] = combo_class(c, rule.has_forbidden(color)) as u8;
+    }
+    t
+}
+
+/// Every [`Combo`] value.
+pub const ALL_COMBOS: [Combo; 13] = [
+    Combo::Forbidden,
+    Combo::None,
+    Combo::Two,
+    Combo::DoubleTwo,
+    Combo::ClosedThree,
+    Combo::Three,
+    Combo::ThreePlus,
+    Combo::Four,
+    Combo::FourPlus,
+    Combo::DoubleThree,
+    Combo::FourThree,
+    Combo::Flex4,
+    Combo::Five,
+];
+
+/// The threat mask of a position from the side to move's view: `me` and `opp` are the
+/// counts of empty points per threat class of the side to move and of its opponent. Bits:
+/// 0 the opponent has a five point; 1/2 own/opponent straight-four point; 3/4 four-three;
+/// 5/6 four; 7/8 double three; 9/10 three.
+#[inline]
+pub fn threat_mask(me: &[u16; CLASSES], opp: &[u16; CLASSES]) -> usize {
+    ((opp[class::FIVE] > 0) as usize)
+        | ((me[class::FLEX4] > 0) as usize) << 1
+        | ((opp[class::FLEX4] > 0) as usize) << 2
+        | ((me[class::FOUR_THREE] > 0) as usize) << 3
+        | ((opp[class::FOUR_THREE] > 0) as usize) << 4
+        | ((me[class::FOUR] > 0) as usize) << 5
+        | ((opp[class::FOUR] > 0) as usize) << 6
+        | ((me[class::DOUBLE_THREE] > 0) as usize) << 7
+        | ((opp[class::DOUBLE_THREE] > 0) as usize) << 8
+        | ((me[class::THREE] > 0) as usize) << 9
+        | ((opp[class::THREE] > 0) as usize) << 10
+}
+
+/// Canonical index of every 16-bit code (codes with a nibble above 11 never occur; they map
+/// to 0).
+pub static CANON: Lazy<Box<[u16; 1 << 16]>> = Lazy::new(|| {
+    let mut t = vec![0u16; 1 << 16];
+    for (code, slot) in t.iter_mut().enumerate() {
+        let mut p = [
+            code & 0xF,
+            (code >> 4) & 0xF,
+            (code >> 8) & 0xF,
+            (code >> 12) & 0xF,
+        ];
+        if p.iter().any(|&v| v >= PATTERNS) {
+            continue;
+        }
+        p.sort_unstable();
+        *slot = canon_index(p) as u16;
+    }
+    t.into_boxed_slice().try_into().expect("65536 entries")
+});
+
+/// The four patterns (ascending) of each canonical index.
+pub static CANON_PATTERNS: Lazy<Vec<[Pattern; 4]>> = Lazy::new(|| {
+    let mut v = vec![[Pattern::Dead; 4]; CANON_CODES];
+    for a in 0..PATTERNS {
+        for b in a..PATTERNS {
+            for c in b..PATTERNS {
+                for d in c..PATTERNS {
+                    v[canon_index([a, b, c, d])] = [a, b, c, d].map(|x| Pattern::from_u8(x as u8));
+                }
+            }
+        }
+    }
+    v
+});
+
+/// Number of multisets of size `k` from `n` values: C(n + k - 1, k).
+const fn multichoose(n: usize, k: usize) -> usize {
+    // C(n + k - 1, k) for k <= 4.
+    let m = n + k - 1;
+    match k {
+        0 => 1,
+        1 => m,
+        2 => m * (m - 1) / 2,
+        3 => m * (m - 1) * (m - 2) / 6,
+        _ => m * (m - 1) * (m - 2) * (m - 3) / 24,
+    }
+}
+
+/// Index of the sorted multiset `p` (ascending, values below [`PATTERNS`]) in lexicographic
+/// order of all sorted multisets.
+fn canon_index(p: [usize; 4]) -> usize {
+    // Count the multisets that come before p, position by position.
+    let mut idx = 0;
+    let mut lo = 0;
+    for (i, &v) in p.iter().enumerate() {
+        let rest = 3 - i;
+        for x in lo..v {
+            // Multisets with this position = x and the rest from x..PATTERNS.
+            idx += multichoose(PATTERNS - x, rest);
+        }
+        lo = v;
+    }
+    idx
+}
+
+/// The canonical index of a code.
+#[inline(always)]
+pub fn canon(code: u16) -> usize {
+    CANON[code as usize] as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_indices_are_a_bijection() {
+        let mut seen = vec![false; CANON_CODES];
+        for a in 0..PATTERNS {
+            for b in a..PATTERNS {
+                for c in b..PATTERNS {
+                    for d in c..PATTERNS {
+                        let i = canon_index([a, b, c, d]);
+                        assert!(i < CANON_CODES);
+                        assert!(!seen[i], "duplicate {i}");
+                        seen[i] = true;
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+        // Order of the directions does not matter.
+        let code = |p: [u16; 4]| p[0] | p[1] << 4 | p[2] << 8 | p[3] << 12;
+        assert_eq!(canon(code([7, 2, 2, 9])), canon(code([2, 9, 7, 2])));
+        assert_ne!(canon(code([7, 2, 2, 9])), canon(code([7, 2, 3, 9])));
+        assert_eq!(
+            CANON_PATTERNS[canon(code([7, 2, 2, 9]))][3],
+            Pattern::StraightFour
+        );
+    }
+
+    #[test]
+    fn masks() {
+        let mut me = [0u16; CLASSES];
+        let mut opp = [0u16; CLASSES];
+        assert_eq!(threat_mask(&me, &opp), 0);
+        opp[class::FIVE] = 1;
+        me[class::THREE] = 3;
+        assert_eq!(threat_mask(&me, &opp), 1 | 1 << 9);
+        assert_eq!(combo_class(Combo::DoubleThree, true), class::NONE);
+        assert_eq!(combo_class(Combo::DoubleThree, false), class::DOUBLE_THREE);
+        assert_eq!(
+            class_table(Rule::Renju, Color::Black)[Combo::DoubleThree as usize],
+            255
+        );
+    }
+}

@@ -1,0 +1,67 @@
+//! Search parameters that can be changed without rebuilding, for tuning experiments.
+//!
+//! Each parameter has a built-in default; the environment variable `TIANYUAN_PARAMS`
+//! (`name=value,name=value`) overrides them when the first search starts. Unknown names are
+//! ignored. This is a development aid: tournament play uses the defaults.
+
+use once_cell::sync::Lazy;
+
+/// The tunable search parameters (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Params {
+    /// Move-count pruning: 1 the log-depth form at every depth, 0 the fixed count at depth
+    /// 3 and below, other values none.
+    pub mcp: i32,
+    /// Move-count pruning: base count (quiet moves searched at depth 0).
+    pub mcp_base: f64,
+    /// Move-count pruning: exponent of the depth.
+    pub mcp_exp: f64,
+    /// Late-move reduction: factor of ln(depth) ln(move number).
+    pub lmr_factor: f64,
+    /// Late-move reduction: added for quiet moves.
+    pub lmr_quiet: f64,
+    /// Late-move reduction: new (1) or the old fixed 1-3 plies for quiet moves only (0).
+    pub lmr_new: i32,
+    /// Static four-three / double-three mates on (1) or off (0).
+    pub static_mates: i32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            mcp: 0,
+            mcp_base: 4.0,
+            mcp_exp: 1.3,
+            lmr_factor: 0.55,
+            lmr_quiet: 0.5,
+            lmr_new: 0,
+            static_mates: 1,
+        }
+    }
+}
+
+/// The parameters in force.
+pub static PARAMS: Lazy<Params> = Lazy::new(|| {
+    let mut p = Params::default();
+    if let Ok(s) = std::env::var("TIANYUAN_PARAMS") {
+        for kv in s.split(',') {
+            let Some((k, v)) = kv.split_once('=') else {
+                continue;
+            };
+            let Ok(x) = v.trim().parse::<f64>() else {
+                continue;
+            };
+            match k.trim() {
+                "mcp" => p.mcp = x as i32,
+                "mcp_base" => p.mcp_base = x,
+                "mcp_exp" => p.mcp_exp = x,
+                "lmr_factor" => p.lmr_factor = x,
+                "lmr_quiet" => p.lmr_quiet = x,
+                "lmr_new" => p.lmr_new = x as i32,
+                "static_mates" => p.static_mates = x as i32,
+                _ => {}
+            }
+        }
+    }
+    p
+});

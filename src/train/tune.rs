@@ -1,0 +1,908 @@
+//! `pbrain-tianyuan tune`: fits the evaluation and move-ordering tables to self-play games
+//! (`docs/training.md` §5).
+//!
+//! **Evaluation.** Every position after the opening in which the evaluation would be asked
+//! (the side to move has no five point, the opponent has none, and no unstoppable straight
+//! four is on the board) becomes one sample: its features are the counts of each canonical
+//! code per colour and role ([`crate::eval::features`]) and its threat mask, so the
+//! evaluation is linear in the table values. The loss is the logistic (cross-entropy) loss
+//! between `sigmoid(eval / EVAL_SCALE)` and the target: the game's result for the side to
+//! move (1, 0.5, 0), optionally blended with the recorded search score (`--lambda`).
+//! Rare codes are held near a prior by an L2 penalty: first the tables are fitted in a
+//! factorised form (a value per line pattern and per combo for each role, a value per mask
+//! bit), then every entry is fitted freely with the L2 penalty pulling it toward the
+//! factorised fit.
+//!
+//! **Move ordering.** For every searched move, a softmax over the candidate points of
+//! `(attack[code of the mover] + defence[code of the opponent]) / ORDER_TEMPERATURE`, with
+//! cross-entropy against the move the search played.
+//!
+//! Optimiser: Adam on mini-batches; games are split into training and held-out sets by
+//! number (`--holdout`), and both losses are printed each epoch.
+//!
+//! Colours share their tables under freestyle, standard and caro (the rules are the same for
+//! both colours, and colour-specific play is expressed through the side-to-move roles);
+//! renju fits black and white separately.
+
+use super::data::{read_games, GameRecord};
+use crate::board::{Board, Combo, Pattern};
+use crate::core::{Color, Rule};
+use crate::eval::features::{self, canon, CANON_CODES, CANON_PATTERNS, MASKS};
+use crate::eval::weights::{Kind, Weights};
+use crate::eval::{has_four_line, Evaluator, EVAL_SCALE};
+use clap::Args;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use std::path::Path;
+
+/// Ordering-score units per logit of the move-ordering softmax.
+pub const ORDER_TEMPERATURE: f64 = 100.0;
+
+/// Arguments of `pbrain-tianyuan tune`.
+#[derive(Args, Debug, Clone)]
+pub struct TuneArgs {
+    /// Game files (the `selfplay` format); the rules found in them are fitted.
+    #[arg(long = "data", required = true, num_args = 1..)]
+    pub data: Vec<String>,
+    /// Weights to start from and to keep for rules without data (default: the built-in;
+    /// `prior`: the hand-set prior).
+    #[arg(long)]
+    pub base: Option<String>,
+    /// Start every fitted rule from the hand-set prior instead of the base weights.
+    #[arg(long)]
+    pub from_prior: bool,
+    /// Output weights file.
+    #[arg(long)]
+    pub out: String,
+    /// Version number written into the weights.
+    #[arg(long, default_value_t = 1)]
+    pub version: u32,
+    /// Epochs of the factorised fit (0 skips it).
+    #[arg(long, default_value_t = 20)]
+    pub factor_epochs: usize,
+    /// Epochs of the full fit.
+    #[arg(long, default_value_t = 30)]
+    pub epochs: usize,
+    /// Adam step size, in evaluation units.
+    #[arg(long, default_value_t = 2.0)]
+    pub lr: f64,
+    /// L2 penalty toward the factorised fit, per sample (larger holds rare codes closer).
+    #[arg(long, default_value_t = 2e-6)]
+    pub l2: f64,
+    /// Weight of the recorded search score in the target (0: results only).
+    #[arg(long, default_value_t = 0.0)]
+    pub lambda: f64,
+    /// Mini-batch size in positions.
+    #[arg(long, default_value_t = 8192)]
+    pub batch: usize,
+    /// Every K-th game is held out for validation.
+    #[arg(long, default_value_t = 10)]
+    pub holdout: usize,
+    /// Skip the move-ordering fit.
+    #[arg(long)]
+    pub no_order: bool,
+    /// Seed of the mini-batch order.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The hand-set prior of a canonical code: the old point score (line-pattern weights and
+/// combo bonus), zero for a point with no stone near it.
+fn prior_base(idx: usize, rule: Rule, color: Color) -> f64 {
+    use crate::board::combo::{combine, combo_bonus, pattern_weight};
+    let pats = CANON_PATTERNS[idx];
+    let combo = combine(pats, rule.has_forbidden(color));
+    if combo == Combo::Forbidden {
+        return 0.0;
+    }
+    let s: i32 = pats.iter().map(|&p| pattern_weight(p)).sum::<i32>() + combo_bonus(combo);
+    (s - 4 * pattern_weight(Pattern::One)) as f64
+}
+
+fn order_prior(c: Combo, attack: bool) -> f64 {
+    let (a, d) = match c {
+        Combo::Forbidden => (-20000, 0),
+        Combo::None => (0, 0),
+        Combo::Two => (40, 30),
+        Combo::DoubleTwo => (90, 70),
+        Combo::ClosedThree => (60, 40),
+        Combo::Three => (200, 150),
+        Combo::ThreePlus => (260, 190),
+        Combo::Four => (240, 120),
+        Combo::FourPlus => (300, 160),
+        Combo::DoubleThree => (900, 700),
+        Combo::FourThree => (2000, 1500),
+        Combo::Flex4 => (5000, 3000),
+        Combo::Five => (20000, 15000),
+    };
+    if attack {
+        a as f64
+    } else {
+        d as f64
+    }
+}
+
+/// The hand-set prior weights (version 0): the old point scores as evaluation values and
+/// the old ordering values, no threat values.
+pub fn prior_weights() -> Weights {
+    let mut w = Weights::zero(0, EVAL_SCALE as u32);
+    for rule in Rule::ALL {
+        for color in [Color::Black, Color::White] {
+            let cw = w.get_mut(rule, color);
+            for idx in 0..CANON_CODES {
+                let b = prior_base(idx, rule, color);
+                let combo = combine_idx(idx, rule, color);
+                cw.table_mut(Kind::Mover)[idx] = clamp16(1.5 * b);
+                cw.table_mut(Kind::Waiter)[idx] = clamp16(-1.25 * b);
+                cw.table_mut(Kind::Attack)[idx] = clamp16(order_prior(combo, true) + b / 4.0);
+                cw.table_mut(Kind::Defence)[idx] = clamp16(order_prior(combo, false) + b / 4.0);
+            }
+        }
+    }
+    w
+}
+
+fn combine_idx(idx: usize, rule: Rule, color: Color) -> Combo {
+    crate::board::combo::combine(CANON_PATTERNS[idx], rule.has_forbidden(color))
+}
+
+fn clamp16(v: f64) -> i16 {
+    v.round().clamp(-32000.0, 32000.0) as i16
+}
+
+/// Parameter layout of one rule: per colour group, the five tables in [`Kind::ALL`] order.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    groups: usize,
+}
+
+const GROUP: usize = 4 * CANON_CODES + MASKS;
+
+impl Layout {
+    fn of(rule: Rule) -> Layout {
+        Layout {
+            groups: if rule == Rule::Renju { 2 } else { 1 },
+        }
+    }
+    fn len(self) -> usize {
+        self.groups * GROUP
+    }
+    fn group(self, c: Color) -> usize {
+        if self.groups == 2 {
+            c.index()
+        } else {
+            0
+        }
+    }
+    fn offset(self, c: Color, k: Kind) -> usize {
+        let base = self.group(c) * GROUP;
+        base + match k {
+            Kind::Mover => 0,
+            Kind::Waiter => CANON_CODES,
+            Kind::Threat => 2 * CANON_CODES,
+            Kind::Attack => 2 * CANON_CODES + MASKS,
+            Kind::Defence => 3 * CANON_CODES + MASKS,
+        }
+    }
+}
+
+/// One evaluation sample: sparse feature counts and a target.
+struct EvalSample {
+    feats: Vec<(u32, u16)>,
+    /// The training target (set once the score scale is known).
+    target: f32,
+    /// The game's result for the side to move.
+    result: f32,
+    /// The recorded search score of the position, if it was searched.
+    score: Option<i32>,
+    /// The hand-set evaluation of the position (a reference predictor).
+    hand: i32,
+}
+
+/// One move-ordering sample: the candidates' (attack, defence) parameter indices and the
+/// index of the move played among them.
+struct OrderSample {
+    cands: Vec<(u32, u32)>,
+    played: u32,
+}
+
+#[derive(Default)]
+struct Samples {
+    eval: Vec<EvalSample>,
+    order: Vec<OrderSample>,
+}
+
+/// Extracts the samples of one game.
+fn game_samples(g: &GameRecord, lay: Layout, out: &mut Samples) {
+    let Ok(mut board) = Board::new(g.width, g.height, g.rule) else {
+        return;
+    };
+    let mut counts: Vec<u16> = vec![0; lay.len()];
+    let mut touched: Vec<u32> = Vec::new();
+    for (i, &mv) in g.moves.iter().enumerate() {
+        if i >= g.opening && board.is_empty(mv) {
+            let s = board.side_to_move();
+            let o = s.opponent();
+            let ev = Evaluator::new(&board);
+            let quiet = ev.five_points(s) == 0
+                && ev.five_points(o) == 0
+                && !(ev.counts(s)[features::class::FLEX4] > 0 && ev.four_line_points(o) == 0);
+            if quiet && board.stone_count() + 10 < g.width * g.height {
+                touched.clear();
+                let mut bump = |idx: usize, counts: &mut Vec<u16>| {
+                    if counts[idx] == 0 {
+                        touched.push(idx as u32);
+                    }
+                    counts[idx] += 1;
+                };
+                let (ms, wo) = (lay.offset(s, Kind::Mover), lay.offset(o, Kind::Waiter));
+                for p in board.empty_points() {
+                    bump(ms + canon(board.code(s, p)), &mut counts);
+                    bump(wo + canon(board.code(o, p)), &mut counts);
+                }
+                let mask = features::threat_mask(ev.counts(s), ev.counts(o));
+                bump(lay.offset(s, Kind::Threat) + mask, &mut counts);
+                let feats = touched
+                    .iter()
+                    .map(|&t| {
+                        let c = counts[t as usize];
+                        counts[t as usize] = 0;
+                        (t, c)
+                    })
+                    .collect();
+                let result = g.outcome.score_for(s);
+                let score = g.scores.get(i).copied().flatten();
+                let hand = crate::eval::combine(board.score(s), board.score(o));
+                out.eval.push(EvalSample {
+                    feats,
+                    target: result,
+                    result,
+                    score,
+                    hand,
+                });
+            }
+            if ev.five_points(s) == 0 && matches!(g.scores.get(i), Some(Some(_))) {
+                let (at, de) = (lay.offset(s, Kind::Attack), lay.offset(s, Kind::Defence));
+                let mut cands = Vec::new();
+                let mut played = None;
+                for (y, &row) in board.candidate_rows().iter().enumerate().take(g.height) {
+                    let mut bits = row;
+                    while bits != 0 {
+                        let x = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let p = crate::core::Pos::new(x, y);
+                        if p == mv {
+                            played = Some(cands.len() as u32);
+                        }
+                        let mc = board.code(s, p);
+                        if board.combo(s, p) == Combo::Forbidden {
+                            continue;
+                        }
+                        cands.push((
+                            (at + canon(mc)) as u32,
+                            (de + canon(board.code(o, p))) as u32,
+                        ));
+                    }
+                }
+                if let Some(played) = played {
+                    if cands.len() > 1 {
+                        out.order.push(OrderSample { cands, played });
+                    }
+                }
+            }
+        }
+        if !board.is_empty(mv) {
+            return;
+        }
+        board.make(mv);
+    }
+    let _ = has_four_line;
+}
+
+struct Adam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+    t: i32,
+}
+
+impl Adam {
+    fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            t: 0,
+        }
+    }
+    /// One step; parameter `i` moves by about `lr / scale[i]` (scale: the parameter's mean
+    /// feature count, at least 1, so that parameters counted many times per sample move the
+    /// evaluation as much as rare ones).
+    fn step(&mut self, theta: &mut [f64], grad: &[f64], lr: f64, scale: &[f64]) {
+        self.t += 1;
+        let (b1, b2) = (0.9f64, 0.999f64);
+        let c1 = 1.0 - b1.powi(self.t);
+        let c2 = 1.0 - b2.powi(self.t);
+        for i in 0..theta.len() {
+            let g = grad[i];
+            if g == 0.0 && self.m[i] == 0.0 {
+                continue;
+            }
+            self.m[i] = b1 * self.m[i] + (1.0 - b1) * g;
+            self.v[i] = b2 * self.v[i] + (1.0 - b2) * g * g;
+            let mh = self.m[i] / c1;
+            let vh = self.v[i] / c2;
+            theta[i] -= lr / scale[i] * mh / (vh.sqrt() + 1e-9);
+        }
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn bce(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
+/// Mean evaluation loss of `samples` under `theta`, and optionally its gradient.
+fn eval_loss(samples: &[&EvalSample], theta: &[f64], grad: Option<&mut Vec<f64>>) -> f64 {
+    let n = theta.len();
+    let want = grad.is_some();
+    let (loss, g) = samples
+        .par_chunks(2048)
+        .map(|chunk| {
+            let mut g = if want { vec![0.0; n] } else { Vec::new() };
+            let mut loss = 0.0;
+            for s in chunk {
+                let e: f64 = s
+                    .feats
+                    .iter()
+                    .map(|&(i, c)| theta[i as usize] * c as f64)
+                    .sum();
+                let p = sigmoid(e / EVAL_SCALE);
+                let y = s.target as f64;
+                loss += bce(p, y);
+                if want {
+                    let d = (p - y) / EVAL_SCALE;
+                    for &(i, c) in &s.feats {
+                        g[i as usize] += d * c as f64;
+                    }
+                }
+            }
+            (loss, g)
+        })
+        .reduce(
+            || (0.0, if want { vec![0.0; n] } else { Vec::new() }),
+            |mut a, b| {
+                a.0 += b.0;
+                for (x, y) in a.1.iter_mut().zip(&b.1) {
+                    *x += y;
+                }
+                a
+            },
+        );
+    let m = samples.len().max(1) as f64;
+    if let Some(out) = grad {
+        *out = g.into_iter().map(|x| x / m).collect();
+    }
+    loss / m
+}
+
+/// Mean move-ordering loss of `samples` under `theta`, and optionally its gradient.
+fn order_loss(samples: &[&OrderSample], theta: &[f64], grad: Option<&mut Vec<f64>>) -> f64 {
+    let n = theta.len();
+    let want = grad.is_some();
+    let (loss, g) =
+        samples
+            .par_chunks(1024)
+            .map(|chunk| {
+                let mut g = if want { vec![0.0; n] } else { Vec::new() };
+                let mut loss = 0.0;
+                let mut z = Vec::new();
+                for s in chunk {
+                    z.clear();
+                    z.extend(s.cands.iter().map(|&(a, d)| {
+                        (theta[a as usize] + theta[d as usize]) / ORDER_TEMPERATURE
+                    }));
+                    let mx = z.iter().cloned().fold(f64::MIN, f64::max);
+                    let sum: f64 = z.iter().map(|v| (v - mx).exp()).sum();
+                    let lse = mx + sum.ln();
+                    loss += lse - z[s.played as usize];
+                    if want {
+                        for (k, &(a, d)) in s.cands.iter().enumerate() {
+                            let mut dz = (z[k] - lse).exp();
+                            if k == s.played as usize {
+                                dz -= 1.0;
+                            }
+                            let dz = dz / ORDER_TEMPERATURE;
+                            g[a as usize] += dz;
+                            g[d as usize] += dz;
+                        }
+                    }
+                }
+                (loss, g)
+            })
+            .reduce(
+                || (0.0, if want { vec![0.0; n] } else { Vec::new() }),
+                |mut a, b| {
+                    a.0 += b.0;
+                    for (x, y) in a.1.iter_mut().zip(&b.1) {
+                        *x += y;
+                    }
+                    a
+                },
+            );
+    let m = samples.len().max(1) as f64;
+    if let Some(out) = grad {
+        *out = g.into_iter().map(|x| x / m).collect();
+    }
+    loss / m
+}
+
+/// The factorised form of a rule's evaluation tables: per group and role a value per line
+/// pattern and per combo, and per group a value per mask bit.
+struct Factors {
+    lay: Layout,
+    rule: Rule,
+    /// Per group: [role][pattern 12 + combo 13], then 11 mask bits.
+    f: Vec<f64>,
+}
+
+const FPER: usize = 2 * (12 + 13) + 11;
+
+impl Factors {
+    fn new(lay: Layout, rule: Rule) -> Factors {
+        Factors {
+            lay,
+            rule,
+            f: vec![0.0; lay.groups * FPER],
+        }
+    }
+    fn group_color(&self, g: usize) -> Color {
+        if g == 1 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+    /// Full table values from the factors (evaluation tables only).
+    fn expand(&self, theta: &mut [f64]) {
+        for g in 0..self.lay.groups {
+            let c = self.group_color(g);
+            let f = &self.f[g * FPER..(g + 1) * FPER];
+            for (r, kind) in [Kind::Mover, Kind::Waiter].into_iter().enumerate() {
+                let off = self.lay.offset(c, kind);
+                for idx in 0..CANON_CODES {
+                    let pats = CANON_PATTERNS[idx];
+                    let combo = combine_idx(idx, self.rule, c);
+                    let v: f64 = pats.iter().map(|&p| f[r * 25 + p as usize]).sum::<f64>()
+                        + f[r * 25 + 12 + combo as usize];
+                    theta[off + idx] = v;
+                }
+            }
+            let off = self.lay.offset(c, Kind::Threat);
+            for mask in 0..MASKS {
+                theta[off + mask] = (0..11)
+                    .filter(|b| mask >> b & 1 == 1)
+                    .map(|b| f[50 + b])
+                    .sum();
+            }
+        }
+    }
+    /// The gradient of the factors from the gradient of the full tables.
+    fn project(&self, grad: &[f64]) -> Vec<f64> {
+        let mut out = vec![0.0; self.f.len()];
+        for g in 0..self.lay.groups {
+            let c = self.group_color(g);
+            let o = &mut out[g * FPER..(g + 1) * FPER];
+            for (r, kind) in [Kind::Mover, Kind::Waiter].into_iter().enumerate() {
+                let off = self.lay.offset(c, kind);
+                for idx in 0..CANON_CODES {
+                    let gv = grad[off + idx];
+                    if gv == 0.0 {
+                        continue;
+                    }
+                    for &p in &CANON_PATTERNS[idx] {
+                        o[r * 25 + p as usize] += gv;
+                    }
+                    o[r * 25 + 12 + combine_idx(idx, self.rule, c) as usize] += gv;
+                }
+            }
+            let off = self.lay.offset(c, Kind::Threat);
+            for mask in 0..MASKS {
+                let gv = grad[off + mask];
+                for b in 0..11 {
+                    if mask >> b & 1 == 1 {
+                        o[50 + b] += gv;
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// What a fit reports per epoch.
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    /// Which stage: `factor`, `eval` or `order`.
+    pub stage: &'static str,
+    /// Epoch number from 1.
+    pub epoch: usize,
+    /// Mean training loss.
+    pub train: f64,
+    /// Mean held-out loss.
+    pub held_out: f64,
+}
+
+/// The result of fitting one rule.
+pub struct RuleFit {
+    /// Per epoch losses.
+    pub reports: Vec<EpochReport>,
+    /// Loss of the starting weights (train, held out) for evaluation and ordering.
+    pub start: [(f64, f64); 2],
+    /// Loss of the fitted weights.
+    pub end: [(f64, f64); 2],
+    /// Training and held-out sample counts (evaluation).
+    pub samples: (usize, usize),
+    /// Held-out loss of the fitted evaluation against the results alone.
+    pub result_loss: f64,
+    /// Held-out loss against the results of the recorded search scores and of the hand-set
+    /// evaluation, each with its fitted scale (reference predictors).
+    pub references: [f64; 2],
+    /// The fitted scales of the recorded scores and of the hand-set evaluation.
+    pub scales: (f64, f64),
+}
+
+/// The scale `k` minimising the logistic loss of `sigmoid(v / k)` against the results
+/// (a refining grid search from 20 to 5000).
+fn fit_scale(pairs: impl Iterator<Item = (i32, f32)>) -> f64 {
+    let pairs: Vec<(f64, f64)> = pairs
+        .map(|(v, r)| ((v.clamp(-3000, 3000)) as f64, r as f64))
+        .collect();
+    if pairs.is_empty() {
+        return EVAL_SCALE;
+    }
+    let loss = |k: f64| -> f64 { pairs.iter().map(|&(v, r)| bce(sigmoid(v / k), r)).sum() };
+    let (mut lo, mut hi) = (20f64.ln(), 5000f64.ln());
+    let mut best = EVAL_SCALE;
+    for _ in 0..6 {
+        let step = (hi - lo) / 10.0;
+        let mut best_l = f64::MAX;
+        let mut best_i = 0;
+        for i in 0..=10 {
+            let k = (lo + step * i as f64).exp();
+            let l = loss(k);
+            if l < best_l {
+                best_l = l;
+                best_i = i;
+                best = k;
+            }
+        }
+        let c = lo + step * best_i as f64;
+        lo = c - step;
+        hi = c + step;
+    }
+    best
+}
+
+/// Mean held-out loss of the evaluation against the game results only.
+fn result_loss(samples: &[&EvalSample], theta: &[f64]) -> f64 {
+    let mut sum = 0.0;
+    for s in samples {
+        let e: f64 = s
+            .feats
+            .iter()
+            .map(|&(i, c)| theta[i as usize] * c as f64)
+            .sum();
+        sum += bce(sigmoid(e / EVAL_SCALE), s.result as f64);
+    }
+    sum / samples.len().max(1) as f64
+}
+
+/// Fits the tables of `rule` in `weights` to `games` (all of that rule). `log` receives each
+/// epoch's report as it ends.
+pub fn fit_rule(
+    weights: &mut Weights,
+    rule: Rule,
+    games: &[&GameRecord],
+    args: &TuneArgs,
+    log: &mut dyn FnMut(&EpochReport),
+) -> RuleFit {
+    let lay = Layout::of(rule);
+    let mut train = Samples::default();
+    let mut held = Samples::default();
+    for (i, g) in games.iter().enumerate() {
+        let out = if args.holdout > 1 && i % args.holdout == args.holdout - 1 {
+            &mut held
+        } else {
+            &mut train
+        };
+        game_samples(g, lay, out);
+    }
+    // The recorded search scores' scale, the blended targets and the reference losses.
+    let score_scale = fit_scale(
+        train
+            .eval
+            .iter()
+            .filter_map(|s| s.score.map(|v| (v, s.result))),
+    );
+    let hand_scale = fit_scale(train.eval.iter().map(|s| (s.hand, s.result)));
+    for s in train.eval.iter_mut().chain(held.eval.iter_mut()) {
+        if let (Some(v), true) = (s.score, args.lambda > 0.0) {
+            let p = sigmoid(v as f64 / score_scale);
+            s.target = ((1.0 - args.lambda) * s.result as f64 + args.lambda * p) as f32;
+        }
+    }
+    let reference = |samples: &[EvalSample], f: &dyn Fn(&EvalSample) -> Option<f64>| {
+        let (mut sum, mut n) = (0.0, 0usize);
+        for s in samples {
+            if let Some(p) = f(s) {
+                sum += bce(p, s.result as f64);
+                n += 1;
+            }
+        }
+        sum / n.max(1) as f64
+    };
+    let refs = [
+        reference(&held.eval, &|s| {
+            s.score.map(|v| sigmoid(v as f64 / score_scale))
+        }),
+        reference(&held.eval, &|s| Some(sigmoid(s.hand as f64 / hand_scale))),
+    ];
+    // Current tables as parameters.
+    let mut theta = vec![0.0; lay.len()];
+    for g in 0..lay.groups {
+        let c = if g == 1 { Color::White } else { Color::Black };
+        let cw = weights.get(rule, c);
+        for k in Kind::ALL {
+            let off = lay.offset(c, k);
+            for (i, &v) in cw.table(k).iter().enumerate() {
+                theta[off + i] = v as f64;
+            }
+        }
+    }
+    let tr_e: Vec<&EvalSample> = train.eval.iter().collect();
+    let he_e: Vec<&EvalSample> = held.eval.iter().collect();
+    let tr_o: Vec<&OrderSample> = train.order.iter().collect();
+    let he_o: Vec<&OrderSample> = held.order.iter().collect();
+    let start = [
+        (
+            eval_loss(&tr_e, &theta, None),
+            eval_loss(&he_e, &theta, None),
+        ),
+        (
+            order_loss(&tr_o, &theta, None),
+            order_loss(&he_o, &theta, None),
+        ),
+    ];
+    // Mean count of each parameter per sample (step scaling, see `Adam::step`).
+    let mut scale = vec![0.0; lay.len()];
+    for s in &tr_e {
+        for &(i, c) in &s.feats {
+            scale[i as usize] += c as f64;
+        }
+    }
+    for s in &tr_o {
+        for &(a, d) in &s.cands {
+            scale[a as usize] += 1.0 / s.cands.len() as f64;
+            scale[d as usize] += 1.0 / s.cands.len() as f64;
+        }
+    }
+    let n_e = tr_e.len().max(1) as f64;
+    let mut eval_scale: Vec<f64> = scale.iter().map(|&x| (x / n_e).max(1.0)).collect();
+    let n_o = tr_o.len().max(1) as f64;
+    for g in 0..lay.groups {
+        let c = if g == 1 { Color::White } else { Color::Black };
+        for k in [Kind::Attack, Kind::Defence] {
+            let off = lay.offset(c, k);
+            for i in off..off + k.values() {
+                eval_scale[i] = (scale[i] / n_o * 10.0).max(1.0);
+            }
+        }
+    }
+    let scale = eval_scale;
+    let decay = |epoch: usize, epochs: usize| 1.0 - 0.9 * (epoch - 1) as f64 / epochs.max(1) as f64;
+    let mut reports = Vec::new();
+    let mut rng = SmallRng::seed_from_u64(args.seed);
+    let mut grad = Vec::new();
+    let batch = args.batch.max(64);
+    // Stage 1: factorised evaluation.
+    let mut prior = theta.clone();
+    if args.factor_epochs > 0 && !tr_e.is_empty() {
+        let mut fac = Factors::new(lay, rule);
+        let mut adam = Adam::new(fac.f.len());
+        let fscale: Vec<f64> = fac.project(&scale.iter().map(|&x| x - 0.0).collect::<Vec<_>>());
+        let fscale: Vec<f64> = fscale.iter().map(|&x| x.max(1.0)).collect();
+        let mut order = tr_e.clone();
+        for epoch in 1..=args.factor_epochs {
+            order.shuffle(&mut rng);
+            for chunk in order.chunks(batch) {
+                fac.expand(&mut theta);
+                eval_loss(chunk, &theta, Some(&mut grad));
+                let fg = fac.project(&grad);
+                adam.step(
+                    &mut fac.f,
+                    &fg,
+                    args.lr * decay(epoch, args.factor_epochs),
+                    &fscale,
+                );
+            }
+            fac.expand(&mut theta);
+            let r = EpochReport {
+                stage: "factor",
+                epoch,
+                train: eval_loss(&tr_e, &theta, None),
+                held_out: eval_loss(&he_e, &theta, None),
+            };
+            log(&r);
+            reports.push(r);
+        }
+        prior.clone_from(&theta);
+    }
+    // Stage 2: every entry, with L2 toward the prior.
+    if args.epochs > 0 && !tr_e.is_empty() {
+        let mut adam = Adam::new(theta.len());
+        let mut order = tr_e.clone();
+        let l2 = args.l2;
+        for epoch in 1..=args.epochs {
+            order.shuffle(&mut rng);
+            for chunk in order.chunks(batch) {
+                eval_loss(chunk, &theta, Some(&mut grad));
+                for g in 0..lay.groups {
+                    let c = if g == 1 { Color::White } else { Color::Black };
+                    for k in [Kind::Mover, Kind::Waiter, Kind::Threat] {
+                        let off = lay.offset(c, k);
+                        for i in off..off + k.values() {
+                            grad[i] += 2.0 * l2 * (theta[i] - prior[i]);
+                        }
+                    }
+                }
+                adam.step(
+                    &mut theta,
+                    &grad,
+                    args.lr * decay(epoch, args.epochs),
+                    &scale,
+                );
+            }
+            let r = EpochReport {
+                stage: "eval",
+                epoch,
+                train: eval_loss(&tr_e, &theta, None),
+                held_out: eval_loss(&he_e, &theta, None),
+            };
+            log(&r);
+            reports.push(r);
+        }
+    }
+    // Move ordering.
+    if !args.no_order && !tr_o.is_empty() {
+        let mut adam = Adam::new(theta.len());
+        let mut order = tr_o.clone();
+        let epochs = args.epochs.max(args.factor_epochs).max(1);
+        for epoch in 1..=epochs {
+            order.shuffle(&mut rng);
+            for chunk in order.chunks(batch) {
+                order_loss(chunk, &theta, Some(&mut grad));
+                adam.step(
+                    &mut theta,
+                    &grad,
+                    args.lr * 4.0 * decay(epoch, epochs),
+                    &scale,
+                );
+            }
+            let r = EpochReport {
+                stage: "order",
+                epoch,
+                train: order_loss(&tr_o, &theta, None),
+                held_out: order_loss(&he_o, &theta, None),
+            };
+            log(&r);
+            reports.push(r);
+        }
+    }
+    let end = [
+        (
+            eval_loss(&tr_e, &theta, None),
+            eval_loss(&he_e, &theta, None),
+        ),
+        (
+            order_loss(&tr_o, &theta, None),
+            order_loss(&he_o, &theta, None),
+        ),
+    ];
+    // Back into the weights (both colours when they share).
+    for c in [Color::Black, Color::White] {
+        let cw = weights.get_mut(rule, c);
+        for k in Kind::ALL {
+            let off = lay.offset(c, k);
+            for (i, v) in cw.table_mut(k).iter_mut().enumerate() {
+                *v = clamp16(theta[off + i]);
+            }
+        }
+    }
+    let held_refs: Vec<&EvalSample> = held.eval.iter().collect();
+    RuleFit {
+        reports,
+        start,
+        end,
+        samples: (train.eval.len(), held.eval.len()),
+        result_loss: result_loss(&held_refs, &theta),
+        references: refs,
+        scales: (score_scale, hand_scale),
+    }
+}
+
+/// Runs `tune`; returns the process exit status (2 on bad input).
+pub fn run(args: &TuneArgs) -> i32 {
+    let bad = crate::cli::bad_input;
+    let mut games = Vec::new();
+    for path in &args.data {
+        let f = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) => return bad(&format!("cannot open {path}: {e}")),
+        };
+        match read_games(&mut std::io::BufReader::new(f)) {
+            Ok(g) => games.extend(g),
+            Err(e) => return bad(&format!("{path}: {e}")),
+        }
+    }
+    let mut weights = match &args.base {
+        Some(p) if p == "prior" => prior_weights(),
+        Some(p) => match Weights::load(Path::new(p)) {
+            Ok(w) => w,
+            Err(e) => return bad(&e.to_string()),
+        },
+        None => crate::eval::weights::active().clone(),
+    };
+    let prior = prior_weights();
+    weights.version = args.version;
+    weights.scale = EVAL_SCALE as u32;
+    for rule in Rule::ALL {
+        let of_rule: Vec<&GameRecord> = games.iter().filter(|g| g.rule == rule).collect();
+        if of_rule.is_empty() {
+            continue;
+        }
+        if args.from_prior {
+            for c in [Color::Black, Color::White] {
+                *weights.get_mut(rule, c) = prior.get(rule, c).clone();
+            }
+        }
+        println!("{}: {} games", rule.name(), of_rule.len());
+        let fit = fit_rule(&mut weights, rule, &of_rule, args, &mut |r| {
+            println!(
+                "  {:<6} epoch {:>3}: train {:.5} held-out {:.5}",
+                r.stage, r.epoch, r.train, r.held_out
+            );
+        });
+        println!(
+            "  held-out loss against results: fitted evaluation {:.5}; references: recorded search scores {:.5} (scale {:.0}), hand-set evaluation {:.5} (scale {:.0})",
+            fit.result_loss, fit.references[0], fit.scales.0, fit.references[1], fit.scales.1
+        );
+        println!(
+            "  {} evaluation samples ({} held out); evaluation loss train {:.5} -> {:.5}, held-out {:.5} -> {:.5}; ordering loss train {:.4} -> {:.4}, held-out {:.4} -> {:.4}",
+            fit.samples.0 + fit.samples.1,
+            fit.samples.1,
+            fit.start[0].0,
+            fit.end[0].0,
+            fit.start[0].1,
+            fit.end[0].1,
+            fit.start[1].0,
+            fit.end[1].0,
+            fit.start[1].1,
+            fit.end[1].1
+        );
+    }
+    if let Err(e) = weights.save(Path::new(&args.out)) {
+        return bad(&format!("cannot write {}: {e}", args.out));
+    }
+    println!("wrote {} (version {})", args.out, weights.version);
+    0
+}
+
+/// Writes the hand-set prior weights to `path` (bootstrapping a weights file).
+pub fn write_prior(path: &Path) -> std::io::Result<()> {
+    prior_weights().save(path)
+}

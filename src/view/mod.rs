@@ -1,0 +1,270 @@
+//! Pictures of positions for people: text diagrams for the terminal ([`diagram`]) and SVG
+//! drawings ([`svg::to_svg`]).
+//!
+//! Both draw the board in the project's one orientation (docs/rules.md §1): column `a`
+//! (protocol `x` 0) on the left, row `1` (protocol `y` 0) at the top, as Piskvork shows a
+//! `.psq` record and SGF viewers show an SGF record. Columns are labelled with letters and
+//! rows with numbers on every side, so a stone's label is its notation (`h8` = `7,7`).
+//!
+//! What a picture shows besides the stones is a [`Marks`]: the last move, black's forbidden
+//! points, a best move and a numbered line (a principal variation or a winning line, drawn as
+//! numbered ghost stones in SVG), or the move number on every stone (a finished game).
+
+pub mod svg;
+
+use crate::board::{Board, ForbiddenKind, BLACK, EMPTY, WHITE};
+use crate::core::{Color, Pos};
+
+/// What to draw on a board besides its stones.
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    /// Mark the last move played ([`Board::last_move`]).
+    pub last_move: bool,
+    /// Black's forbidden points to show (renju), with their kinds.
+    pub forbidden: Vec<(Pos, ForbiddenKind)>,
+    /// A line of future moves from the position, first move first, played alternately from
+    /// the side to move; drawn numbered from 1 on empty points (the first is the best move).
+    pub line: Vec<Pos>,
+    /// A best move to point out when there is no line.
+    pub best: Option<Pos>,
+    /// Number every stone with its move number (1 = the first stone of the game).
+    pub number_stones: bool,
+    /// A caption under the picture (SVG) or the diagram (text).
+    pub caption: Option<String>,
+}
+
+impl Marks {
+    /// The usual marks of a position: the last move and, under renju with black to move,
+    /// black's forbidden points.
+    pub fn for_position(board: &Board) -> Marks {
+        let forbidden = if board.rule().has_forbidden(board.side_to_move()) {
+            board.forbidden_points()
+        } else {
+            Vec::new()
+        };
+        Marks {
+            last_move: true,
+            forbidden,
+            ..Marks::default()
+        }
+    }
+}
+
+/// The label of column `x` (`a` for 0).
+pub fn column_label(x: usize) -> String {
+    if x < 26 {
+        ((b'a' + x as u8) as char).to_string()
+    } else {
+        x.to_string()
+    }
+}
+
+/// The label of row `y` (`1` for 0, the top row).
+pub fn row_label(y: usize) -> String {
+    (y + 1).to_string()
+}
+
+/// ANSI colour codes of the text diagram.
+mod ansi {
+    pub const RESET: &str = "\x1b[0m";
+    pub const BLACK_STONE: &str = "\x1b[1;31m";
+    pub const WHITE_STONE: &str = "\x1b[1;36m";
+    pub const LAST: &str = "\x1b[1;33m";
+    pub const FORBIDDEN: &str = "\x1b[35m";
+    pub const LINE: &str = "\x1b[1;32m";
+    pub const DIM: &str = "\x1b[2m";
+}
+
+/// Whether diagrams written to stdout should be coloured: stdout is a terminal and the
+/// `NO_COLOR` environment variable is unset or empty.
+pub fn stdout_wants_color() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// A text diagram of `board` with `marks`: column letters above and below, row numbers on
+/// both sides, row 1 at the top; `X` black, `O` white, `#` a dead stone, `.` empty; the last
+/// move in parentheses `(X)`; `!` a point forbidden to black; `1`..`9` the line (later moves
+/// of a longer line are not drawn), `*` the best move without a line. With
+/// [`Marks::number_stones`] nothing changes (text has no room for numbers); a legend line
+/// follows when marks are shown, and the caption after it. With `color`, ANSI colours.
+pub fn diagram(board: &Board, marks: &Marks, color: bool) -> String {
+    let (w, h) = (board.width(), board.height());
+    let last = if marks.last_move {
+        board.last_move()
+    } else {
+        Pos::NONE
+    };
+    let paint = |code: &str, text: &str| -> String {
+        if color {
+            format!("{code}{text}{}", ansi::RESET)
+        } else {
+            text.to_string()
+        }
+    };
+    let mut symbol = vec![vec!['.'; w]; h];
+    let mut used = (false, false, false, false);
+    for (y, row) in symbol.iter_mut().enumerate() {
+        for (x, cell) in row.iter_mut().enumerate() {
+            *cell = match board.cell(Pos::new(x, y)) {
+                BLACK => 'X',
+                WHITE => 'O',
+                EMPTY => '.',
+                _ => '#',
+            };
+        }
+    }
+    for &(p, _) in &marks.forbidden {
+        if board.contains(p) && board.is_empty(p) {
+            symbol[p.y()][p.x()] = '!';
+            used.1 = true;
+        }
+    }
+    if marks.line.is_empty() {
+        if let Some(b) = marks
+            .best
+            .filter(|&b| board.contains(b) && board.is_empty(b))
+        {
+            symbol[b.y()][b.x()] = '*';
+            used.3 = true;
+        }
+    }
+    for (i, &p) in marks.line.iter().enumerate().take(9) {
+        if board.contains(p) && board.is_empty(p) && symbol[p.y()][p.x()] != '1' {
+            symbol[p.y()][p.x()] = char::from(b'1' + i as u8);
+            used.2 = true;
+        }
+    }
+    let label_w = h.to_string().len();
+    let letters: String = (0..w)
+        .map(|x| format!(" {}", column_label(x)))
+        .collect::<String>();
+    let header = format!(
+        "{}  {}\n",
+        " ".repeat(label_w),
+        paint(ansi::DIM, letters.trim_start())
+    );
+    let mut s = header.clone();
+    for (y, row) in symbol.iter().enumerate() {
+        s.push_str(&paint(ansi::DIM, &format!("{:>label_w$}", row_label(y))));
+        s.push(' ');
+        for (x, &c) in row.iter().enumerate() {
+            let p = Pos::new(x, y);
+            let left = if p == last {
+                '('
+            } else if x > 0 && Pos::new(x - 1, y) == last {
+                ')'
+            } else {
+                ' '
+            };
+            if left == ' ' {
+                s.push(' ');
+            } else {
+                s.push_str(&paint(ansi::LAST, &left.to_string()));
+            }
+            let code = match c {
+                'X' => ansi::BLACK_STONE,
+                'O' => ansi::WHITE_STONE,
+                '!' => ansi::FORBIDDEN,
+                '.' | '#' => ansi::DIM,
+                _ => ansi::LINE,
+            };
+            s.push_str(&paint(code, &c.to_string()));
+        }
+        if last.y() == y && last.x() == w - 1 && !last.is_none() {
+            s.push_str(&paint(ansi::LAST, ")"));
+        } else {
+            s.push(' ');
+        }
+        s.push_str(&paint(ansi::DIM, &row_label(y)));
+        s.push('\n');
+    }
+    s.push_str(&header);
+    used.0 = !last.is_none() && board.contains(last);
+    let mut legend = Vec::new();
+    if used.0 {
+        legend.push(format!("({}) last move", stone_char(board, last)));
+    }
+    if used.1 {
+        legend.push("! forbidden for black".to_string());
+    }
+    if used.2 {
+        let n = marks.line.len().min(9);
+        let first = board.side_to_move();
+        legend.push(format!(
+            "1{} the line ({} first)",
+            if n > 1 {
+                format!("-{n}")
+            } else {
+                String::new()
+            },
+            first.name()
+        ));
+    }
+    if used.3 {
+        legend.push("* best move".to_string());
+    }
+    if !legend.is_empty() {
+        s.push_str(&format!("X black, O white; {}\n", legend.join(", ")));
+    }
+    if let Some(c) = &marks.caption {
+        s.push_str(c);
+        s.push('\n');
+    }
+    s
+}
+
+fn stone_char(board: &Board, p: Pos) -> char {
+    match board.cell(p) {
+        BLACK => 'X',
+        WHITE => 'O',
+        _ => '.',
+    }
+}
+
+/// The colour of the `i`-th stone (0-based) of a line played from `board`'s side to move.
+pub fn line_color(board: &Board, i: usize) -> Color {
+    if i.is_multiple_of(2) {
+        board.side_to_move()
+    } else {
+        board.side_to_move().opponent()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{parse_point_list, Rule};
+
+    #[test]
+    fn diagram_orientation_and_marks() {
+        let mut b = Board::new(7, 6, Rule::Freestyle).unwrap();
+        // a1 = 0,0 (top-left), g6 = 6,5 (bottom-right), last move d2.
+        b.play_all(&parse_point_list("a1,g6,d2", 7, 6).unwrap())
+            .unwrap();
+        let marks = Marks {
+            last_move: true,
+            line: parse_point_list("e3,f4", 7, 6).unwrap(),
+            ..Marks::default()
+        };
+        let d = diagram(&b, &marks, false);
+        let lines: Vec<&str> = d.lines().collect();
+        assert_eq!(lines[0], "   a b c d e f g");
+        assert_eq!(lines[1], "1  X . . . . . . 1");
+        assert_eq!(lines[2], "2  . . .(X). . . 2");
+        assert_eq!(lines[3], "3  . . . . 1 . . 3");
+        assert_eq!(lines[4], "4  . . . . . 2 . 4");
+        assert_eq!(lines[6], "6  . . . . . . O 6");
+        assert_eq!(lines[7], lines[0]);
+        assert_eq!(
+            lines[8],
+            "X black, O white; (X) last move, 1-2 the line (white first)"
+        );
+        assert!(!d.contains('\x1b'));
+        assert!(diagram(&b, &marks, true).contains("\x1b[1;31mX\x1b[0m"));
+        // The last move in the last column closes its parenthesis in the margin.
+        b.make(Pos::new(6, 0));
+        let d = diagram(&b, &Marks::for_position(&b), false);
+        assert_eq!(d.lines().nth(1).unwrap(), "1  X . . . . .(O)1");
+    }
+}

@@ -1,0 +1,267 @@
+//! SVG pictures of a position (see the module docs of [`crate::view`] for the orientation).
+//!
+//! The picture is a standalone SVG 1.1 document: a wooden board, the grid, star points on
+//! 15x15 and 19x19, coordinate labels on all four sides (`<text class="coord">`), one
+//! `<circle class="stone black|white" data-point="h8">` per stone, and the marks: a red dot on
+//! the last move (`class="last"`), a red cross on each forbidden point (`<g
+//! class="forbidden" data-point=..>`), a green ring on the best move (`class="best"`), the
+//! numbered line as translucent stones (`class="line black|white"`) with their numbers
+//! (`<text class="line-number">`), and move numbers on stones (`class="move-number"`). All
+//! lengths are in SVG user units (pixels at 100 %); a point is [`CELL`] units apart from the
+//! next.
+
+use super::{column_label, line_color, row_label, Marks};
+use crate::board::{Board, BLACK, WHITE};
+use crate::core::{Color, Pos};
+use std::fmt::Write as _;
+
+/// Distance between two neighbouring points, in SVG user units.
+pub const CELL: usize = 32;
+/// Margin around the grid (room for the labels), in SVG user units.
+const MARGIN: usize = 40;
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The SVG document of `board` with `marks` (see the module docs).
+pub fn to_svg(board: &Board, marks: &Marks) -> String {
+    let (w, h) = (board.width(), board.height());
+    let caption_h = if marks.caption.is_some() { 28 } else { 0 };
+    let width = 2 * MARGIN + (w - 1) * CELL;
+    let height = 2 * MARGIN + (h - 1) * CELL + caption_h;
+    let cx = |x: usize| MARGIN + x * CELL;
+    let cy = |y: usize| MARGIN + y * CELL;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
+    );
+    let _ = writeln!(
+        s,
+        r##"<rect class="board" x="0" y="0" width="{width}" height="{height}" fill="#dcb35c"/>"##
+    );
+    // Grid.
+    let _ = writeln!(s, r##"<g class="grid" stroke="#3a2a10" stroke-width="1">"##);
+    for x in 0..w {
+        let _ = writeln!(
+            s,
+            r#"<line x1="{0}" y1="{1}" x2="{0}" y2="{2}"/>"#,
+            cx(x),
+            cy(0),
+            cy(h - 1)
+        );
+    }
+    for y in 0..h {
+        let _ = writeln!(
+            s,
+            r#"<line x1="{1}" y1="{0}" x2="{2}" y2="{0}"/>"#,
+            cy(y),
+            cx(0),
+            cx(w - 1)
+        );
+    }
+    s.push_str("</g>\n");
+    let stars: &[(usize, usize)] = match (w, h) {
+        (15, 15) => &[(3, 3), (11, 3), (7, 7), (3, 11), (11, 11)],
+        (19, 19) => &[
+            (3, 3),
+            (9, 3),
+            (15, 3),
+            (3, 9),
+            (9, 9),
+            (15, 9),
+            (3, 15),
+            (9, 15),
+            (15, 15),
+        ],
+        _ => &[],
+    };
+    for &(x, y) in stars {
+        let _ = writeln!(
+            s,
+            r##"<circle class="star" cx="{}" cy="{}" r="3" fill="#3a2a10"/>"##,
+            cx(x),
+            cy(y)
+        );
+    }
+    // Coordinates on all four sides.
+    let _ = writeln!(
+        s,
+        r##"<g class="coords" font-size="13" fill="#3a2a10" text-anchor="middle">"##
+    );
+    for x in 0..w {
+        for y_text in [MARGIN / 2 + 4, cy(h - 1) + MARGIN / 2 + 8] {
+            let _ = writeln!(
+                s,
+                r#"<text class="coord" x="{}" y="{}">{}</text>"#,
+                cx(x),
+                y_text,
+                column_label(x)
+            );
+        }
+    }
+    for y in 0..h {
+        for x_text in [MARGIN / 2 - 2, cx(w - 1) + MARGIN / 2 + 2] {
+            let _ = writeln!(
+                s,
+                r#"<text class="coord" x="{}" y="{}">{}</text>"#,
+                x_text,
+                cy(y) + 5,
+                row_label(y)
+            );
+        }
+    }
+    s.push_str("</g>\n");
+    // Stones, in move order (dead stones, if any, as grey ones).
+    let r = CELL / 2 - 2;
+    let mut number = vec![0usize; w * h];
+    for (i, &p) in board.moves().iter().enumerate() {
+        if board.contains(p) {
+            number[p.y() * w + p.x()] = i + 1;
+        }
+    }
+    for y in 0..h {
+        for x in 0..w {
+            let p = Pos::new(x, y);
+            let (class, fill) = match board.cell(p) {
+                BLACK => ("black", "#111111"),
+                WHITE => ("white", "#f8f8f8"),
+                crate::board::EMPTY => continue,
+                _ => ("dead", "#888888"),
+            };
+            let _ = writeln!(
+                s,
+                r##"<circle class="stone {class}" data-point="{}" cx="{}" cy="{}" r="{r}" fill="{fill}" stroke="#000000" stroke-width="1"/>"##,
+                p.to_notation(),
+                cx(x),
+                cy(y)
+            );
+            if marks.number_stones && number[y * w + x] > 0 {
+                let ink = if class == "black" {
+                    "#ffffff"
+                } else {
+                    "#000000"
+                };
+                let _ = writeln!(
+                    s,
+                    r#"<text class="move-number" x="{}" y="{}" font-size="12" text-anchor="middle" fill="{ink}">{}</text>"#,
+                    cx(x),
+                    cy(y) + 4,
+                    number[y * w + x]
+                );
+            }
+        }
+    }
+    // Forbidden points.
+    for &(p, kind) in &marks.forbidden {
+        if !(board.contains(p) && board.is_empty(p)) {
+            continue;
+        }
+        let (x, y, d) = (cx(p.x()), cy(p.y()), CELL / 4);
+        let _ = writeln!(
+            s,
+            r##"<g class="forbidden" data-point="{}" data-kind="{}" stroke="#d01010" stroke-width="3"><line x1="{}" y1="{}" x2="{}" y2="{}"/><line x1="{}" y1="{}" x2="{}" y2="{}"/></g>"##,
+            p.to_notation(),
+            kind.name(),
+            x - d,
+            y - d,
+            x + d,
+            y + d,
+            x - d,
+            y + d,
+            x + d,
+            y - d
+        );
+    }
+    // The line, as numbered ghost stones (a point already used keeps its first number).
+    let mut drawn: Vec<Pos> = Vec::new();
+    for (i, &p) in marks.line.iter().enumerate() {
+        if !(board.contains(p) && board.is_empty(p)) || drawn.contains(&p) {
+            continue;
+        }
+        drawn.push(p);
+        let c = line_color(board, i);
+        let (class, fill, ink) = match c {
+            Color::Black => ("black", "#111111", "#ffffff"),
+            Color::White => ("white", "#f8f8f8", "#000000"),
+        };
+        let _ = writeln!(
+            s,
+            r##"<circle class="line {class}" data-point="{}" cx="{}" cy="{}" r="{r}" fill="{fill}" fill-opacity="0.55" stroke="#000000" stroke-opacity="0.55"/>"##,
+            p.to_notation(),
+            cx(p.x()),
+            cy(p.y())
+        );
+        let _ = writeln!(
+            s,
+            r#"<text class="line-number" x="{}" y="{}" font-size="13" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"#,
+            cx(p.x()),
+            cy(p.y()) + 5,
+            i + 1
+        );
+    }
+    let best = marks.line.first().copied().or(marks.best);
+    if let Some(b) = best.filter(|&b| board.contains(b)) {
+        let _ = writeln!(
+            s,
+            r##"<circle class="best" data-point="{}" cx="{}" cy="{}" r="{}" fill="none" stroke="#10a010" stroke-width="3"/>"##,
+            b.to_notation(),
+            cx(b.x()),
+            cy(b.y()),
+            r + 2
+        );
+    }
+    let last = board.last_move();
+    if marks.last_move && !last.is_none() && board.contains(last) {
+        let _ = writeln!(
+            s,
+            r##"<circle class="last" data-point="{}" cx="{}" cy="{}" r="5" fill="#e02020"/>"##,
+            last.to_notation(),
+            cx(last.x()),
+            cy(last.y())
+        );
+    }
+    if let Some(c) = &marks.caption {
+        let _ = writeln!(
+            s,
+            r##"<text class="caption" x="{}" y="{}" font-size="14" text-anchor="middle" fill="#000000">{}</text>"##,
+            width / 2,
+            height - 12,
+            xml_escape(c)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{parse_point_list, Rule};
+
+    #[test]
+    fn svg_has_stones_labels_and_marks() {
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        b.play_all(&parse_point_list("h8,a1,i8,a3,j8,a5,l8,a7,m8,a9", 15, 15).unwrap())
+            .unwrap();
+        let marks = Marks {
+            line: parse_point_list("o15,o14", 15, 15).unwrap(),
+            caption: Some("a <caption> & more".into()),
+            ..Marks::for_position(&b)
+        };
+        let s = to_svg(&b, &marks);
+        assert!(s.starts_with("<?xml"));
+        assert_eq!(s.matches(r#"class="stone black""#).count(), 5);
+        assert_eq!(s.matches(r#"class="stone white""#).count(), 5);
+        assert!(s.contains(r#"<g class="forbidden" data-point="k8" data-kind="overline""#));
+        assert!(s.contains(r#"class="best" data-point="o15""#));
+        assert!(s.contains(r#"class="last" data-point="a9""#));
+        assert!(s.contains("a &lt;caption&gt; &amp; more"));
+        assert_eq!(s.matches(r#"class="coord""#).count(), 60);
+    }
+}

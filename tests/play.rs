@@ -1,0 +1,214 @@
+//! `pbrain-tianyuan play` driven by scripted stdin: moves, illegal input (the message repeats
+//! it and the game goes on), undo, hints, save and load round trips, and finished games with
+//! the right result. The engine thinks 100 ms a move on one thread.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use tianyuan::core::{parse_point_list, Pos};
+use tianyuan::gamefile::{read_game, GameFormat};
+
+/// Runs `play` with `args` and `input` on stdin; returns (exit code, stdout, stderr).
+fn play(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
+        .arg("play")
+        .args(["--time-ms", "100", "--threads", "1", "--hash-mb", "4"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start play");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("play-{}-{name}", std::process::id()))
+}
+
+fn pts(list: &str) -> Vec<Pos> {
+    parse_point_list(list, 15, 15).unwrap()
+}
+
+#[test]
+fn moves_illegal_input_and_undo() {
+    let (code, out, err) = play(
+        &["--rule", "freestyle"],
+        "h8\nh8\nbanana\np3\nundo\n7,7\nboard\nquit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(!out.contains('\x1b'), "no colours when stdout is a pipe");
+    // Each bad input is repeated in its message, and nothing is lost.
+    assert!(
+        out.contains("'h8' is not a legal move: point 'h8' is already occupied."),
+        "{out}"
+    );
+    assert!(
+        out.contains("'banana' is neither a move nor a command."),
+        "{out}"
+    );
+    assert!(out.contains("'p3' is not a move here: point 'p3' is off the 15x15 board."));
+    // undo takes back the engine's answer and the person's move.
+    assert!(out.contains("Took back 2 moves."), "{out}");
+    // The engine answered twice (before and after the undo), with score, depth and line.
+    let answers: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("white plays "))
+        .collect();
+    assert_eq!(answers.len(), 2, "{out}");
+    assert!(
+        answers[0].contains("depth ") && answers[0].contains("; line "),
+        "{out}"
+    );
+    // The board is drawn with coordinates, row 1 on top, the last move in parentheses.
+    assert!(
+        out.contains("    a b c d e f g h i j k l m n o\n 1  . . ."),
+        "{out}"
+    );
+    let last_board = out
+        .rsplit("    a b c d e f g h i j k l m n o\n 1")
+        .nth(1)
+        .unwrap();
+    assert!(last_board.contains('('), "{out}");
+    assert!(out.trim_end().ends_with("Move 3: black to move."), "{out}");
+}
+
+#[test]
+fn save_and_load_round_trip() {
+    let psq = tmp("game.psq");
+    let sgf = tmp("game.sgf");
+    let txt = tmp("game.txt");
+    let script = format!(
+        "h8\ni9\n7,9\nsave {}\nsave {}\nsave {}\nundo\nundo\nundo\nload {}\nload {}\nquit\n",
+        psq.display(),
+        sgf.display(),
+        txt.display(),
+        sgf.display(),
+        tmp("missing.psq").display()
+    );
+    let (code, out, err) = play(&["--rule", "renju", "--engine", "none"], &script);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Saved 3 moves to"), "{out}");
+    assert!(out.contains("(SGF)") && out.contains("(psq)") && out.contains("(move list)"));
+    assert_eq!(out.matches("Took back 1 move.").count(), 3, "{out}");
+    assert!(out.contains("Loaded 3 moves from"), "{out}");
+    assert!(out.contains("missing.psq': cannot read"), "{out}");
+    // After the load the game goes on from move 4 with h10 (7,9) as the last move.
+    let tail = &out[out.find("Loaded 3 moves").unwrap()..];
+    assert!(tail.contains("\n10  . . . . . . .(X)"), "{tail}");
+    assert!(tail.contains("Move 4: white to move."), "{tail}");
+    for (path, format) in [
+        (&psq, GameFormat::Psq),
+        (&sgf, GameFormat::Sgf),
+        (&txt, GameFormat::Moves),
+    ] {
+        let g = read_game(path, (15, 15)).unwrap();
+        assert_eq!(g.format, format);
+        assert_eq!(g.moves, pts("h8,i9,h10"), "{}", path.display());
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn finished_games_have_the_right_result() {
+    // Black (the person) completes g8-k8.
+    let (_, out, _) = play(
+        &["--rule", "freestyle", "--moves", "h8,h9,i8,i9,j8,j9,k8,a1"],
+        "g8\nh7\nquit\n",
+    );
+    assert!(out.contains("Game over: black wins with a five."), "{out}");
+    assert!(
+        out.contains("'h7': the game is over (black wins with a five)"),
+        "{out}"
+    );
+    assert!(!out.contains("white plays"), "{out}");
+    // White (the engine) has an open four h8-h11; black plays elsewhere and loses.
+    let (_, out, _) = play(
+        &[
+            "--rule",
+            "freestyle",
+            "--moves",
+            "a1,h8,a3,h9,a5,h10,a7,h11",
+        ],
+        "o15\nquit\n",
+    );
+    assert!(out.contains("Game over: white wins with a five."), "{out}");
+    let reply = out.lines().find(|l| l.starts_with("white plays ")).unwrap();
+    assert!(
+        reply.starts_with("white plays h7 ") || reply.starts_with("white plays h12 "),
+        "{reply}"
+    );
+    assert!(reply.contains("win in 1 plies"), "{reply}");
+    // Resigning ends the game for the engine; undo reopens it.
+    let (_, out, _) = play(&["--rule", "standard"], "h8\nresign\nhint\nundo\nquit\n");
+    assert!(
+        out.contains("Game over: white wins: black resigned."),
+        "{out}"
+    );
+    assert!(out.contains("'hint': the game is over"), "{out}");
+    assert!(out.contains("Took back 2 moves."), "{out}");
+}
+
+#[test]
+fn renju_forbidden_points_shown_and_refused() {
+    // Black h8 i8 j8 l8 m8: k8 would be an overline.
+    let (code, out, _) = play(
+        &[
+            "--rule",
+            "renju",
+            "--engine",
+            "none",
+            "--moves",
+            "h8,a1,i8,a3,j8,a5,l8,a7,m8,a9",
+        ],
+        "k8\nhint\nquit\n",
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("\n 8  . . . . . . . X X X ! X X . . 8\n"),
+        "{out}"
+    );
+    assert!(out.contains("! forbidden for black"), "{out}");
+    assert!(
+        out.contains("'k8' is forbidden for black here (overline); choose another point."),
+        "{out}"
+    );
+    let hint = out
+        .lines()
+        .find(|l| l.starts_with("hint for black: "))
+        .unwrap();
+    assert!(!hint.starts_with("hint for black: k8 "), "{hint}");
+}
+
+#[test]
+fn engine_as_black_moves_first_and_bad_options_exit_2() {
+    let (code, out, _) = play(&["--rule", "renju", "--engine", "black"], "quit\n");
+    assert_eq!(code, 0);
+    assert!(out.contains("you play white, the engine black"), "{out}");
+    assert!(out.contains("\nblack plays "), "{out}");
+    assert!(out.contains("Move 2: white to move."), "{out}");
+    for args in [
+        vec!["--engine", "purple"],
+        vec!["--rule", "2"],
+        vec!["--size", "15x40"],
+        vec!["--moves", "h8,h8"],
+    ] {
+        let (code, out, err) = play(&args, "");
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
