@@ -42,7 +42,7 @@ fn args(
     MatchArgs {
         engines: vec![engine.to_string(), engine.to_string()],
         rule,
-        size,
+        size: size.to_string(),
         games: Some(2),
         tc_turn_ms: 200,
         tc_game_ms: 2000,
@@ -60,6 +60,9 @@ fn args(
         out: Some(out.to_path_buf()),
         draw_200: false,
         restart_each_game: false,
+        svg: false,
+        opening_rule: None,
+        opening_n: 2,
     }
 }
 
