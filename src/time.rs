@@ -1,7 +1,7 @@
-//! Time control: turns the manager's clock (protocol.md §2.4 and §4) into a search budget.
+//! Time control: turns the manager's clock (docs/protocol.md §2.4 and §4) into a search budget.
 //!
 //! All durations are milliseconds. A value of `None` means "not received". The budget is
-//! measured from the moment the request was read (protocol.md §4.2), never from an earlier
+//! measured from the moment the request was read (docs/protocol.md §4.2), never from an earlier
 //! clock reading: managers suspend engines between moves.
 
 /// What the manager told us about the clock (`INFO timeout_turn`, `timeout_match`,

@@ -352,7 +352,7 @@ fn bad_input_gets_a_json_error_and_the_server_goes_on() {
             "/api/analyze",
             r#"{"moves":"h8","black":"a1"}"#.into(),
             400,
-            "not both",
+            "give one of moves or black/white",
         ),
         (
             "POST",

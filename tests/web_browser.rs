@@ -379,8 +379,9 @@ async fn run_scenario(c: &Client, url: &str) -> Vec<PathBuf> {
     let sgf = js(c, "toSgf()").await;
     let sgf = sgf.as_str().unwrap();
     assert!(sgf.contains("SZ[15]RU[renju]"), "{sgf}");
-    // Rows counted from the top in SGF: h8 is `hh`, a1 is `ao`, j9 is `jg`.
-    assert!(sgf.contains(";B[hh];W[ao];B[ih];W[am];B[jg]"), "{sgf}");
+    // SGF points are `a+x`, `a+y` (row 1 is `a`, as the notation's rows): h8 is `hh`, a1 is
+    // `aa`, j10 is `ji`.
+    assert!(sgf.contains(";B[hh];W[aa];B[ih];W[ac];B[ji]"), "{sgf}");
     for record in ["toPsq()", "toSgf()"] {
         let back = js(c, &format!("parseGame({record}).moves.join(',')")).await;
         assert_eq!(back, moves.join(","), "{record}");

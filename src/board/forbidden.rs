@@ -1,4 +1,4 @@
-//! Renju forbidden points for black (rules.md section 3), judged exactly.
+//! Renju forbidden points for black (docs/rules.md §3), judged exactly.
 //!
 //! Order of the test for a black stone at an empty point `p`:
 //! 1. an exact five on any line: legal (five wins first);
@@ -107,7 +107,7 @@ fn is_real_three(lines: &mut Lines, p: Pos, d: usize) -> bool {
             continue;
         }
         // e makes a straight four with p: it counts only if e makes no five anywhere and is
-        // itself a legal move (rules.md section 3, recursive).
+        // itself a legal move (docs/rules.md §3, recursive).
         let e_pats = patterns_from_lines(lines, e);
         if e_pats.contains(&Pattern::Five) {
             continue;

@@ -305,7 +305,7 @@ impl Board {
     pub fn rule(&self) -> Rule {
         self.rule
     }
-    /// Changes the rule, keeping the stones (protocol.md §2.4: a rule change applies to the
+    /// Changes the rule, keeping the stones (docs/protocol.md §2.4: a rule change applies to the
     /// current game).
     pub fn set_rule(&mut self, rule: Rule) {
         if rule == self.rule {
@@ -591,7 +591,7 @@ impl Board {
     }
 
     /// Whether a stone of `c` at empty point `p` makes a winning line under the rule
-    /// (rules.md section 3; caro per protocol.md §5.3).
+    /// (docs/rules.md §3; caro per docs/protocol.md §5.3).
     #[inline]
     pub fn is_five(&self, c: Color, p: Pos) -> bool {
         self.combo(c, p) == Combo::Five
@@ -718,7 +718,7 @@ impl Board {
 
     /// Forbidden kind of `p` for black under renju, or `None` if black may play there (or the
     /// rule has no forbidden moves). Uses the stored patterns for the clear cases and the
-    /// exact recursive test (rules.md section 3) for double-three candidates.
+    /// exact recursive test (docs/rules.md §3) for double-three candidates.
     pub fn forbidden(&self, p: Pos) -> Option<ForbiddenKind> {
         if self.rule != Rule::Renju || !self.is_empty(p) {
             return None;
@@ -736,7 +736,7 @@ impl Board {
             .collect()
     }
 
-    /// Draws the board as text, row `height` at the top (rules.md section 1), with column
+    /// Draws the board as text, row `height` at the top (docs/rules.md §1), with column
     /// letters; `X` black, `O` white, `#` dead stone, `.` empty, and `marks` drawn on empty
     /// points.
     pub fn render(&self, marks: &[(Pos, char)]) -> String {
@@ -827,7 +827,7 @@ impl Board {
     }
 }
 
-/// Why a point is forbidden to black under renju (rules.md section 3).
+/// Why a point is forbidden to black under renju (docs/rules.md §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ForbiddenKind {
     /// Two or more open threes through the stone.

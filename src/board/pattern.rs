@@ -9,7 +9,7 @@
 //! load.
 //!
 //! The table is built once per rule from a slow reference classifier ([`Classifier::classify`])
-//! that follows rules.md section 2 literally: a five is a run that wins under the rule; a
+//! that follows docs/rules.md §2 literally: a five is a run that wins under the rule; a
 //! four leaves exactly one point that makes a five with the new stone; a straight four leaves
 //! two such points at both ends of one run of four; an open three is one stone away from a
 //! straight four; and so on down to twos. The classifier canonicalises each window (points
@@ -77,7 +77,7 @@ impl Pattern {
         matches!(self, Pattern::OpenThree | Pattern::SplitThree)
     }
     /// Number of fours this line holds for the double-four rule: 1 for a four or a straight
-    /// four, 2 for two fours on one line, else 0 (rules.md section 3).
+    /// four, 2 for two fours on one line, else 0 (docs/rules.md §3).
     #[inline]
     pub fn four_count(self) -> u32 {
         match self {
@@ -115,7 +115,7 @@ pub struct WinRule {
 }
 
 impl WinRule {
-    /// The win condition of `color` under `rule` (rules.md section 3, protocol.md §5.3).
+    /// The win condition of `color` under `rule` (docs/rules.md §3, docs/protocol.md §5.3).
     pub fn of(rule: Rule, color: Color) -> WinRule {
         match rule {
             Rule::Freestyle => WinRule {
@@ -287,7 +287,7 @@ impl Classifier {
     }
 
     /// The pattern of a window whose centre holds the new own stone (the centre is set to own
-    /// whatever it holds). This is the slow, literal reading of rules.md section 2.
+    /// whatever it holds). This is the slow, literal reading of docs/rules.md §2.
     pub fn classify(&mut self, line: &[Cell; WIN]) -> Pattern {
         let mut l = *line;
         l[HALF] = Cell::Own;
@@ -343,7 +343,7 @@ impl Classifier {
             }
             let mut m = *l;
             m[e] = Cell::Own;
-            // A stone that itself completes a win on this line makes no three (rules.md §3).
+            // A stone that itself completes a win on this line makes no three (docs/rules.md §3).
             if run_wins(&m, e, wr) {
                 continue;
             }

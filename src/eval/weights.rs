@@ -361,7 +361,6 @@ impl EvalTables {
 }
 
 static ACTIVE: OnceCell<Weights> = OnceCell::new();
-static TABLES: OnceCell<Vec<EvalTables>> = OnceCell::new();
 
 /// Makes `w` the weights of this process. Must be called before the first evaluation
 /// (tools call it at start-up for `--weights FILE`).
@@ -381,19 +380,24 @@ pub fn active() -> &'static Weights {
     })
 }
 
-/// The expanded tables of `rule` and `color` for the weights in use.
+/// The expanded tables of `rule` and `color` for the weights in use (built for a rule on
+/// its first use: about 1 MiB per rule).
 pub fn tables(rule: Rule, color: Color) -> &'static EvalTables {
-    let all = TABLES.get_or_init(|| {
+    static TABLES: [OnceCell<[EvalTables; 2]>; 5] = [
+        OnceCell::new(),
+        OnceCell::new(),
+        OnceCell::new(),
+        OnceCell::new(),
+        OnceCell::new(),
+    ];
+    let pair = TABLES[rule.index()].get_or_init(|| {
         let w = active();
-        let mut v = Vec::with_capacity(Rule::ALL.len() * 2);
-        for rule in Rule::ALL {
-            for color in [Color::Black, Color::White] {
-                v.push(EvalTables::build(w, rule, color));
-            }
-        }
-        v
+        [
+            EvalTables::build(w, rule, Color::Black),
+            EvalTables::build(w, rule, Color::White),
+        ]
     });
-    &all[rule.index() * 2 + color.index()]
+    &pair[color.index()]
 }
 
 #[cfg(test)]

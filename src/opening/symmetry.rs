@@ -6,7 +6,7 @@
 //!   itself; suites use it to drop positions that are mirror images of each other;
 //! - **pattern symmetry**: a transform followed by a translation that maps a set of stones
 //!   (colours kept) onto itself. Renju's fifth-move rule forbids two offers that such a
-//!   symmetry maps onto each other ("no two symmetric fifth moves", rules.md §4): the board
+//!   symmetry maps onto each other ("no two symmetric fifth moves", docs/rules.md §4): the board
 //!   edge is ignored there, as over the board.
 
 use crate::board::Board;

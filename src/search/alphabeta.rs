@@ -489,11 +489,13 @@ impl<'a> Worker<'a> {
                     score = s;
                 }
             }
-            if !self.aborted && num_pv > 2 {
-                // A later pass can score above an earlier one (pruning differs): show the
-                // lines after the best in score order (the same stable sort on both).
-                self.root_moves[1..num_pv].sort_by_key(|m| std::cmp::Reverse(m.score));
-                lines[1..].sort_by_key(|l| std::cmp::Reverse(l.score));
+            if !self.aborted && num_pv > 1 {
+                // A later pass can score above an earlier one (pruning differs): the lines
+                // in score order, best first (the same stable sort on both), so that line 1
+                // is the move played and the summary.
+                self.root_moves[..num_pv].sort_by_key(|m| std::cmp::Reverse(m.score));
+                lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+                score = lines[0].score;
             }
             // The best root move is first in root_moves (moved there when it raised alpha).
             if self.aborted {
@@ -603,7 +605,7 @@ impl<'a> Worker<'a> {
         }
         if self.id == 0 && result.score > -WIN_THRESHOLD && result.score < WIN_THRESHOLD {
             self.avoid_opponent_threats(&mut result, limits);
-            // Multi-PV: the move played leads the lines.
+            // Multi-PV: the move played leads the lines, and the summary is line 1.
             if !result.lines.is_empty() && result.lines[0].pv.first() != Some(&result.best) {
                 match result
                     .lines
@@ -625,6 +627,10 @@ impl<'a> Worker<'a> {
                         result.lines.truncate(num_pv);
                     }
                 }
+            }
+            if let Some(first) = result.lines.first() {
+                result.score = first.score;
+                result.pv = first.pv.clone();
             }
         }
         result

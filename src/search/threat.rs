@@ -12,7 +12,7 @@
 //! - the free functions [`vcf()`] and [`vct()`], which build a fresh solver per call.
 //!
 //! Every entry point restores the board exactly (stones and side to move) and never
-//! reports a win that the rules do not give (rules.md §2-3).
+//! reports a win that the rules do not give (docs/rules.md §2-3).
 
 #[path = "vcf.rs"]
 pub mod vcf;

@@ -1,5 +1,5 @@
-//! Exact VCF (victory by continuous fours, rules.md §2) for the side to move, renju-aware
-//! (rules.md §3).
+//! Exact VCF (victory by continuous fours, docs/rules.md §2) for the side to move, renju-aware
+//! (docs/rules.md §3).
 //!
 //! The game tree of a VCF is narrow: every attacker move is a four, so the defender's answer
 //! is forced (the single five point of the four), and the only freedom is the attacker's
@@ -20,7 +20,7 @@
 //!    four points on each side): two or more win ("unstoppable"); one is the forced block.
 //!    If the block is forbidden to a renju black defender the attacker wins (forbidden-point
 //!    capture); if the block makes a five for the defender the line fails.
-//!    Caro (protocol.md §5.3) is the exception: a five with opponent stones right beyond
+//!    Caro (docs/protocol.md §5.3) is the exception: a five with opponent stones right beyond
 //!    both ends does not win, so a stone beyond one end can stop a four, and one stone can
 //!    stop a straight four. There every defence ([`five_defences`]: blocks and caps) is
 //!    tried and all must lose; none at all is a win. (The attacker still answers a defender
@@ -95,7 +95,7 @@ pub fn is_four_point(board: &Board, c: Color, p: Pos) -> bool {
 }
 
 /// Whether a stone of `c` at empty point `p` is a legal move: always, except for renju black
-/// on a forbidden point (rules.md §3). Uses the combo for the clear cases and the exact
+/// on a forbidden point (docs/rules.md §3). Uses the combo for the clear cases and the exact
 /// recursive test only for double-three candidates.
 #[inline]
 pub fn is_legal(board: &Board, c: Color, p: Pos) -> bool {
@@ -182,7 +182,7 @@ pub fn new_five_list(board: &Board, c: Color, p: Pos, pre_code: u16, out: &mut V
 }
 
 /// Whether a stone on one point can stop a five elsewhere: only in caro, where a five with
-/// opponent stones right beyond both ends does not win (protocol.md §5.3), so a stone just
+/// opponent stones right beyond both ends does not win (docs/protocol.md §5.3), so a stone just
 /// beyond one end of a four whose other end is already blocked defends it.
 #[inline]
 pub fn has_caps(rule: Rule) -> bool {

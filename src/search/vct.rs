@@ -1,5 +1,5 @@
-//! VCT (victory by continuous threats, rules.md §2) for the side to move, renju-aware
-//! (rules.md §3), by depth-first proof-number search (df-pn) over a transposition table.
+//! VCT (victory by continuous threats, docs/rules.md §2) for the side to move, renju-aware
+//! (docs/rules.md §3), by depth-first proof-number search (df-pn) over a transposition table.
 //!
 //! # Why df-pn
 //!

@@ -31,9 +31,6 @@ use crate::eval::features::{self, canon, CANON_CODES, CANON_PATTERNS, MASKS};
 use crate::eval::weights::{Kind, Weights};
 use crate::eval::{has_four_line, Evaluator, EVAL_SCALE};
 use clap::Args;
-use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -59,33 +56,24 @@ pub struct TuneArgs {
     /// Version number written into the weights.
     #[arg(long, default_value_t = 1)]
     pub version: u32,
-    /// Epochs of the factorised fit (0 skips it).
-    #[arg(long, default_value_t = 20)]
-    pub factor_epochs: usize,
-    /// Epochs of the full fit.
-    #[arg(long, default_value_t = 30)]
-    pub epochs: usize,
-    /// Adam step size, in evaluation units.
-    #[arg(long, default_value_t = 2.0)]
-    pub lr: f64,
+    /// L-BFGS iterations of the factorised fit (0 skips it).
+    #[arg(long, default_value_t = 100)]
+    pub factor_iters: usize,
+    /// L-BFGS iterations of the full fit (and of the move-ordering fit).
+    #[arg(long, default_value_t = 200)]
+    pub iters: usize,
     /// L2 penalty toward the factorised fit, per sample (larger holds rare codes closer).
-    #[arg(long, default_value_t = 2e-6)]
+    #[arg(long, default_value_t = 1e-8)]
     pub l2: f64,
     /// Weight of the recorded search score in the target (0: results only).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.5)]
     pub lambda: f64,
-    /// Mini-batch size in positions.
-    #[arg(long, default_value_t = 8192)]
-    pub batch: usize,
     /// Every K-th game is held out for validation.
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
     /// Skip the move-ordering fit.
     #[arg(long)]
     pub no_order: bool,
-    /// Seed of the mini-batch order.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
 }
 
 /// The hand-set prior of a canonical code: the old point score (line-pattern weights and
@@ -301,38 +289,92 @@ fn game_samples(g: &GameRecord, lay: Layout, out: &mut Samples) {
     let _ = has_four_line;
 }
 
-struct Adam {
-    m: Vec<f64>,
-    v: Vec<f64>,
-    t: i32,
-}
-
-impl Adam {
-    fn new(n: usize) -> Adam {
-        Adam {
-            m: vec![0.0; n],
-            v: vec![0.0; n],
-            t: 0,
-        }
-    }
-    /// One step; parameter `i` moves by about `lr / scale[i]` (scale: the parameter's mean
-    /// feature count, at least 1, so that parameters counted many times per sample move the
-    /// evaluation as much as rare ones).
-    fn step(&mut self, theta: &mut [f64], grad: &[f64], lr: f64, scale: &[f64]) {
-        self.t += 1;
-        let (b1, b2) = (0.9f64, 0.999f64);
-        let c1 = 1.0 - b1.powi(self.t);
-        let c2 = 1.0 - b2.powi(self.t);
-        for i in 0..theta.len() {
-            let g = grad[i];
-            if g == 0.0 && self.m[i] == 0.0 {
-                continue;
+/// Minimises `f` (which returns the value and writes the gradient) from `x` by L-BFGS
+/// (memory 10, backtracking line search with the Armijo condition) for at most `iters`
+/// iterations; `log` gets the value after each.
+fn lbfgs(
+    x: &mut [f64],
+    iters: usize,
+    f: &mut dyn FnMut(&[f64], &mut Vec<f64>) -> f64,
+    log: &mut dyn FnMut(usize, f64, &[f64]),
+) {
+    const MEMORY: usize = 10;
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>();
+    let n = x.len();
+    let mut g = vec![0.0; n];
+    let mut fx = f(x, &mut g);
+    let mut hist: std::collections::VecDeque<(Vec<f64>, Vec<f64>, f64)> = Default::default();
+    let mut xn = vec![0.0; n];
+    let mut gn = vec![0.0; n];
+    for it in 1..=iters {
+        let mut q = g.clone();
+        let mut alphas = Vec::with_capacity(hist.len());
+        for (s, y, rho) in hist.iter().rev() {
+            let a = rho * dot(s, &q);
+            for i in 0..n {
+                q[i] -= a * y[i];
             }
-            self.m[i] = b1 * self.m[i] + (1.0 - b1) * g;
-            self.v[i] = b2 * self.v[i] + (1.0 - b2) * g * g;
-            let mh = self.m[i] / c1;
-            let vh = self.v[i] / c2;
-            theta[i] -= lr / scale[i] * mh / (vh.sqrt() + 1e-9);
+            alphas.push(a);
+        }
+        let gamma = match hist.back() {
+            Some((s, y, _)) => dot(s, y) / dot(y, y).max(1e-300),
+            None => 1.0 / dot(&g, &g).sqrt().max(1e-12),
+        };
+        for v in q.iter_mut() {
+            *v *= gamma;
+        }
+        for ((s, y, rho), a) in hist.iter().zip(alphas.iter().rev()) {
+            let b = rho * dot(y, &q);
+            for i in 0..n {
+                q[i] += s[i] * (a - b);
+            }
+        }
+        let mut d: Vec<f64> = q.iter().map(|v| -v).collect();
+        let mut gd = dot(&g, &d);
+        if gd >= 0.0 {
+            hist.clear();
+            let k = 1.0 / dot(&g, &g).sqrt().max(1e-12);
+            d = g.iter().map(|v| -v * k).collect();
+            gd = dot(&g, &d);
+        }
+        let mut t = 1.0;
+        let fnew = loop {
+            for i in 0..n {
+                xn[i] = x[i] + t * d[i];
+            }
+            let v = f(&xn, &mut gn);
+            if v <= fx + 1e-4 * t * gd {
+                break Some(v);
+            }
+            t *= 0.5;
+            if t < 1e-12 {
+                break None;
+            }
+        };
+        let Some(fnew) = fnew else {
+            if hist.is_empty() {
+                break;
+            }
+            // Start again from steepest descent.
+            hist.clear();
+            continue;
+        };
+        let s: Vec<f64> = (0..n).map(|i| xn[i] - x[i]).collect();
+        let y: Vec<f64> = (0..n).map(|i| gn[i] - g[i]).collect();
+        let sy = dot(&s, &y);
+        if sy > 1e-300 {
+            if hist.len() == MEMORY {
+                hist.pop_front();
+            }
+            hist.push_back((s, y, 1.0 / sy));
+        }
+        x.copy_from_slice(&xn);
+        g.copy_from_slice(&gn);
+        let improved = fx - fnew;
+        fx = fnew;
+        log(it, fx, x);
+        if improved.abs() < 1e-12 && hist.len() > 1 {
+            break;
         }
     }
 }
@@ -678,130 +720,124 @@ pub fn fit_rule(
             order_loss(&he_o, &theta, None),
         ),
     ];
-    // Mean count of each parameter per sample (step scaling, see `Adam::step`).
-    let mut scale = vec![0.0; lay.len()];
-    for s in &tr_e {
-        for &(i, c) in &s.feats {
-            scale[i as usize] += c as f64;
-        }
-    }
-    for s in &tr_o {
-        for &(a, d) in &s.cands {
-            scale[a as usize] += 1.0 / s.cands.len() as f64;
-            scale[d as usize] += 1.0 / s.cands.len() as f64;
-        }
-    }
-    let n_e = tr_e.len().max(1) as f64;
-    let mut eval_scale: Vec<f64> = scale.iter().map(|&x| (x / n_e).max(1.0)).collect();
-    let n_o = tr_o.len().max(1) as f64;
-    for g in 0..lay.groups {
-        let c = if g == 1 { Color::White } else { Color::Black };
-        for k in [Kind::Attack, Kind::Defence] {
-            let off = lay.offset(c, k);
-            for i in off..off + k.values() {
-                eval_scale[i] = (scale[i] / n_o * 10.0).max(1.0);
-            }
-        }
-    }
-    let scale = eval_scale;
-    let decay = |epoch: usize, epochs: usize| 1.0 - 0.9 * (epoch - 1) as f64 / epochs.max(1) as f64;
     let mut reports = Vec::new();
-    let mut rng = SmallRng::seed_from_u64(args.seed);
-    let mut grad = Vec::new();
-    let batch = args.batch.max(64);
-    // Stage 1: factorised evaluation.
+    let every = (args.iters / 10).max(1);
+    let is_eval = |i: usize| {
+        let g = i % GROUP;
+        g < 2 * CANON_CODES + MASKS
+    };
+    // Stage 1: the factorised evaluation, from zero.
     let mut prior = theta.clone();
-    if args.factor_epochs > 0 && !tr_e.is_empty() {
+    if args.factor_iters > 0 && !tr_e.is_empty() {
         let mut fac = Factors::new(lay, rule);
-        let mut adam = Adam::new(fac.f.len());
-        let fscale: Vec<f64> = fac.project(&scale.iter().map(|&x| x - 0.0).collect::<Vec<_>>());
-        let fscale: Vec<f64> = fscale.iter().map(|&x| x.max(1.0)).collect();
-        let mut order = tr_e.clone();
-        for epoch in 1..=args.factor_epochs {
-            order.shuffle(&mut rng);
-            for chunk in order.chunks(batch) {
-                fac.expand(&mut theta);
-                eval_loss(chunk, &theta, Some(&mut grad));
-                let fg = fac.project(&grad);
-                adam.step(
-                    &mut fac.f,
-                    &fg,
-                    args.lr * decay(epoch, args.factor_epochs),
-                    &fscale,
-                );
-            }
-            fac.expand(&mut theta);
-            let r = EpochReport {
-                stage: "factor",
-                epoch,
-                train: eval_loss(&tr_e, &theta, None),
-                held_out: eval_loss(&he_e, &theta, None),
-            };
-            log(&r);
-            reports.push(r);
-        }
+        let mut full = theta.clone();
+        let mut g = Vec::new();
+        let mut x = fac.f.clone();
+        lbfgs(
+            &mut x,
+            args.factor_iters,
+            &mut |x: &[f64], grad: &mut Vec<f64>| {
+                fac.f.copy_from_slice(x);
+                fac.expand(&mut full);
+                let l = eval_loss(&tr_e, &full, Some(&mut g));
+                *grad = fac.project(&g);
+                l
+            },
+            &mut |it, l, x| {
+                if it % every == 0 {
+                    let mut t = theta.clone();
+                    Factors {
+                        lay,
+                        rule,
+                        f: x.to_vec(),
+                    }
+                    .expand(&mut t);
+                    let r = EpochReport {
+                        stage: "factor",
+                        epoch: it,
+                        train: l,
+                        held_out: eval_loss(&he_e, &t, None),
+                    };
+                    log(&r);
+                    reports.push(r);
+                }
+            },
+        );
+        fac.f.copy_from_slice(&x);
+        fac.expand(&mut theta);
         prior.clone_from(&theta);
     }
-    // Stage 2: every entry, with L2 toward the prior.
-    if args.epochs > 0 && !tr_e.is_empty() {
-        let mut adam = Adam::new(theta.len());
-        let mut order = tr_e.clone();
+    // Stage 2: every entry, with the L2 penalty toward the factorised fit.
+    if args.iters > 0 && !tr_e.is_empty() {
         let l2 = args.l2;
-        for epoch in 1..=args.epochs {
-            order.shuffle(&mut rng);
-            for chunk in order.chunks(batch) {
-                eval_loss(chunk, &theta, Some(&mut grad));
-                for g in 0..lay.groups {
-                    let c = if g == 1 { Color::White } else { Color::Black };
-                    for k in [Kind::Mover, Kind::Waiter, Kind::Threat] {
-                        let off = lay.offset(c, k);
-                        for i in off..off + k.values() {
-                            grad[i] += 2.0 * l2 * (theta[i] - prior[i]);
-                        }
+        let mut x = theta.clone();
+        lbfgs(
+            &mut x,
+            args.iters,
+            &mut |x: &[f64], grad: &mut Vec<f64>| {
+                let mut l = eval_loss(&tr_e, x, Some(grad));
+                for i in 0..x.len() {
+                    if is_eval(i) {
+                        let d = x[i] - prior[i];
+                        l += l2 * d * d;
+                        grad[i] += 2.0 * l2 * d;
+                    } else {
+                        grad[i] = 0.0;
                     }
                 }
-                adam.step(
-                    &mut theta,
-                    &grad,
-                    args.lr * decay(epoch, args.epochs),
-                    &scale,
-                );
-            }
-            let r = EpochReport {
-                stage: "eval",
-                epoch,
-                train: eval_loss(&tr_e, &theta, None),
-                held_out: eval_loss(&he_e, &theta, None),
-            };
-            log(&r);
-            reports.push(r);
-        }
+                l
+            },
+            &mut |it, l, x| {
+                if it % every == 0 {
+                    let r = EpochReport {
+                        stage: "eval",
+                        epoch: it,
+                        train: l,
+                        held_out: eval_loss(&he_e, x, None),
+                    };
+                    log(&r);
+                    reports.push(r);
+                }
+            },
+        );
+        theta = x;
     }
     // Move ordering.
     if !args.no_order && !tr_o.is_empty() {
-        let mut adam = Adam::new(theta.len());
-        let mut order = tr_o.clone();
-        let epochs = args.epochs.max(args.factor_epochs).max(1);
-        for epoch in 1..=epochs {
-            order.shuffle(&mut rng);
-            for chunk in order.chunks(batch) {
-                order_loss(chunk, &theta, Some(&mut grad));
-                adam.step(
-                    &mut theta,
-                    &grad,
-                    args.lr * 4.0 * decay(epoch, epochs),
-                    &scale,
-                );
-            }
-            let r = EpochReport {
-                stage: "order",
-                epoch,
-                train: order_loss(&tr_o, &theta, None),
-                held_out: order_loss(&he_o, &theta, None),
-            };
-            log(&r);
-            reports.push(r);
-        }
+        let start_o = theta.clone();
+        // Ordering scores are in much larger units: a far weaker pull toward the start.
+        let l2 = args.l2 * 1e-3;
+        let mut x = theta.clone();
+        lbfgs(
+            &mut x,
+            args.iters.max(args.factor_iters).max(1),
+            &mut |x: &[f64], grad: &mut Vec<f64>| {
+                let mut l = order_loss(&tr_o, x, Some(grad));
+                for i in 0..x.len() {
+                    if is_eval(i) {
+                        grad[i] = 0.0;
+                    } else {
+                        let d = x[i] - start_o[i];
+                        l += l2 * d * d;
+                        grad[i] += 2.0 * l2 * d;
+                    }
+                }
+                l
+            },
+            &mut |it, l, x| {
+                if it % every == 0 {
+                    let r = EpochReport {
+                        stage: "order",
+                        epoch: it,
+                        train: l,
+                        held_out: order_loss(&he_o, x, None),
+                    };
+                    log(&r);
+                    reports.push(r);
+                }
+            },
+        );
+        theta = x;
     }
     let end = [
         (
@@ -873,7 +909,7 @@ pub fn run(args: &TuneArgs) -> i32 {
         println!("{}: {} games", rule.name(), of_rule.len());
         let fit = fit_rule(&mut weights, rule, &of_rule, args, &mut |r| {
             println!(
-                "  {:<6} epoch {:>3}: train {:.5} held-out {:.5}",
+                "  {:<6} iteration {:>3}: train {:.5} held-out {:.5}",
                 r.stage, r.epoch, r.train, r.held_out
             );
         });

@@ -251,7 +251,8 @@ impl PositionFields {
         self.to_args().board().map_err(|e| {
             // The CLI names its flags; the API names its fields.
             ApiError::bad(
-                e.replace("--to-move", "to_move")
+                e.replace(", --file or", " or")
+                    .replace("--to-move", "to_move")
                     .replace("--moves", "moves")
                     .replace("--black", "black")
                     .replace("--white", "white"),

@@ -1,7 +1,7 @@
 //! The opening dialogue of a game played under an opening rule (docs/openings.md §6).
 //!
 //! Both engines make the rule's decisions through the protocol: Swap2 with `SWAP2BOARD`
-//! (protocol.md §2.12), the other rules with this engine's `OPENING <rule> <STEP> [n]`
+//! (docs/protocol.md §2.12), the other rules with this engine's `OPENING <rule> <STEP> [n]`
 //! command (docs/openings.md §5). Each request is preceded by `INFO time_left` and timed and
 //! charged like a move. The referee checks every answer: stones on empty board points, RIF
 //! and Soosorv-8 openings among the 26, offers of the agreed number with no two symmetric
