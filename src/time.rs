@@ -35,6 +35,10 @@ pub const MIN_RESERVE_MS: i64 = 40;
 /// The time left is spread over at most this many of our own moves (a short horizon: a
 /// position is usually decided long before the board fills).
 pub const HORIZON_MOVES: i64 = 21;
+/// Time set aside for each of our remaining moves (outside the search), in milliseconds.
+pub const MOVE_OVERHEAD_MS: i64 = 6;
+/// At most this many remaining moves get [`MOVE_OVERHEAD_MS`] set aside.
+pub const MAX_RESERVED_MOVES: i64 = 80;
 /// No single move may take more than the time left divided by this.
 pub const MAX_SHARE_DIVISOR: i64 = 7;
 
@@ -118,6 +122,9 @@ impl TimeControl {
     /// The budget for the next move, given the number of stones already on the board and the
     /// board's point count.
     ///
+    /// The time left is first reduced by [`MOVE_OVERHEAD_MS`] for each of our remaining moves
+    /// (half the empty points, at most [`MAX_RESERVED_MOVES`]; never below a quarter of it).
+    ///
     /// - hard limit ("maximum"): the turn limit, and the time left divided by
     ///   min([`MAX_SHARE_DIVISOR`], empty points) plus the increment, each minus its safety
     ///   margin ([`reserve_ms`]), never above the time left minus its margin; 0 when the turn
@@ -141,6 +148,11 @@ impl TimeControl {
         }
         let inc = self.increment_ms.max(0);
         let empty = points.saturating_sub(stones).max(1) as i64;
+        // Every move costs some time outside the search (the pipe, the manager, starting
+        // threads): keep that much back for each of our remaining moves (at most half the
+        // empty points), but never more than three quarters of the time left.
+        let own_left = ((empty + 1) / 2).min(MAX_RESERVED_MOVES);
+        let left = left.map(|l| (l - MOVE_OVERHEAD_MS * own_left).max(l / 4));
         let mut hard = i64::MAX / 4;
         if let Some(t) = turn {
             hard = hard.min(t - reserve_ms(t));
@@ -194,23 +206,26 @@ mod tests {
 
     #[test]
     fn gauntlet_clock_first_move() {
-        // 10 s a game, 1 s a move, empty 15x15 board: maximum min(1000, 10000 / 7) - 100,
-        // optimum min(0.9 x 900, 10000 / 21, 900 / 1.7 x 1.1).
+        // 10 s a game, 1 s a move, empty 15x15 board: 80 x 6 ms set aside, then maximum
+        // min(1000, 9520 / 7) - 100, optimum min(0.9 x 900, 9520 / 21, 900 / 1.7 x 1.1).
         let b = tc(Some(1000), Some(10_000), Some(10_000)).budget(0, 225);
         assert_eq!(b.hard_ms, 900);
-        assert_eq!(b.soft_ms, 476);
-        // Later, with 3 s left: the share of the time left binds.
+        assert_eq!(b.soft_ms, 453);
+        // Later, with 3 s left (2520 after the overhead): the share of the time left binds.
         let b = tc(Some(1000), Some(10_000), Some(3000)).budget(40, 225);
-        assert_eq!(b.hard_ms, 428 - 42);
-        assert_eq!(b.soft_ms, 142);
+        assert_eq!(b.hard_ms, 360 - 40);
+        assert_eq!(b.soft_ms, 120);
+        // Near the end of a long game: 200 ms left, 20 empty points: 140 ms usable.
+        let b = tc(Some(1000), Some(10_000), Some(200)).budget(205, 225);
+        assert_eq!(b.hard_ms, 140 / 7 - 5);
     }
 
     #[test]
     fn long_clock() {
         // 180 s a game, 30 s a move.
         let b = tc(Some(30_000), Some(180_000), Some(180_000)).budget(0, 225);
-        assert_eq!(b.hard_ms, 25_614);
-        assert_eq!(b.soft_ms, 8571);
+        assert_eq!(b.hard_ms, 25_545);
+        assert_eq!(b.soft_ms, 8548);
     }
 
     #[test]

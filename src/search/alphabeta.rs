@@ -945,6 +945,19 @@ impl<'a> Worker<'a> {
         if depth <= 0 && !forced {
             return static_eval;
         }
+        // Futility: far above beta with no threat of the opponent's pending, a shallow
+        // non-PV node stands pat.
+        if PARAMS.futility > 0
+            && !pv_node
+            && !forced
+            && depth <= PARAMS.futility
+            && beta.abs() < WIN_THRESHOLD
+            && self.ev.counts(opp)[class::FLEX4] == 0
+            && self.ev.counts(opp)[class::FOUR_THREE] == 0
+            && static_eval - PARAMS.futility_margin * (depth - improving as i32).max(1) >= beta
+        {
+            return static_eval;
+        }
         // Near the root, a small VCF of the side to move proves wins the search would need
         // many plies for.
         if ply <= 2 && depth >= 3 && !forced && self.ev.four_line_points(me) > 0 {

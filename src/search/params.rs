@@ -24,6 +24,10 @@ pub struct Params {
     pub lmr_new: i32,
     /// Static four-three / double-three mates on (1) or off (0).
     pub static_mates: i32,
+    /// Futility pruning up to this depth (0: off).
+    pub futility: i32,
+    /// Futility margin per ply of depth, in evaluation units.
+    pub futility_margin: i32,
 }
 
 impl Default for Params {
@@ -36,6 +40,8 @@ impl Default for Params {
             lmr_quiet: 0.5,
             lmr_new: 0,
             static_mates: 1,
+            futility: 0,
+            futility_margin: 60,
         }
     }
 }
@@ -59,6 +65,8 @@ pub static PARAMS: Lazy<Params> = Lazy::new(|| {
                 "lmr_quiet" => p.lmr_quiet = x,
                 "lmr_new" => p.lmr_new = x as i32,
                 "static_mates" => p.static_mates = x as i32,
+                "futility" => p.futility = x as i32,
+                "futility_margin" => p.futility_margin = x as i32,
                 _ => {}
             }
         }
