@@ -40,7 +40,7 @@ impl Default for Params {
             lmr_quiet: 0.5,
             lmr_new: 0,
             static_mates: 1,
-            futility: 0,
+            futility: 4,
             futility_margin: 60,
         }
     }
