@@ -109,11 +109,11 @@ struct Worker<'a> {
 const ROOT_VCF_NODES: u64 = 400_000;
 /// Most nodes the VCT solver may spend at the root before the main search (with a clock it
 /// gets [`ROOT_VCT_NODES_PER_MS`] per millisecond of the move's target time, at least
-/// [`ROOT_VCT_MIN_NODES`], and stops at 60 % of the hard limit, at most
+/// [`ROOT_VCT_MIN_NODES`], and stops at 85 % of the hard limit, at most
 /// [`ROOT_VCT_MAX_MS`]).
 const ROOT_VCT_NODES: u64 = 200_000;
 /// Root VCT nodes per millisecond of the move's target time.
-const ROOT_VCT_NODES_PER_MS: u64 = 100;
+const ROOT_VCT_NODES_PER_MS: u64 = 200;
 /// Fewest root VCT nodes with a clock.
 const ROOT_VCT_MIN_NODES: u64 = 5_000;
 /// Longest root VCT attempt, in milliseconds.
@@ -654,7 +654,7 @@ impl<'a> Worker<'a> {
                 let (nodes, deadline) = if timed {
                     let nodes = (limits.budget.soft_ms.saturating_mul(ROOT_VCT_NODES_PER_MS))
                         .clamp(ROOT_VCT_MIN_NODES, ROOT_VCT_NODES);
-                    let ms = (self.shared.hard.as_millis() as u64 * 6 / 10).min(ROOT_VCT_MAX_MS);
+                    let ms = (self.shared.hard.as_millis() as u64 * 85 / 100).min(ROOT_VCT_MAX_MS);
                     (nodes, Some(start + Duration::from_millis(ms)))
                 } else {
                     (ROOT_VCT_NODES, None)
