@@ -532,12 +532,39 @@ pub fn print_result(r: &SearchResult, json: bool) {
     }
 }
 
+/// Arguments of `pbrain-tianyuan solve`.
+#[derive(Args, Debug, Clone)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    /// The position.
+    pub pos: PositionArgs,
+    /// Search for a VCT (continuous threats) instead of a VCF.
+    #[arg(long)]
+    pub vct: bool,
+    /// Time limit in milliseconds (0: no limit).
+    #[arg(long, default_value_t = 5000)]
+    pub time_ms: u64,
+    /// Threads (default: all cores; capped at the hardware threads, 0 means 1). A VCT runs
+    /// one solver per thread, each starting with a different pass (at most 3 are useful);
+    /// a VCF uses one thread.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Memory cap of the VCT solvers together, in MiB (default and 0: none); a solve that
+    /// would pass it answers `unknown`. Each solver needs a fixed 8 MiB plus its growing
+    /// proof table.
+    #[arg(long)]
+    pub memory_mb: Option<usize>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// `solve`: the threat solver's arguments plus pictures.
 #[derive(Args, Debug, Clone)]
 pub struct SolveCliArgs {
     #[command(flatten)]
     /// Position, solver and output options.
-    pub solve: crate::search::threat::SolveArgs,
+    pub solve: SolveArgs,
     #[command(flatten)]
     /// Diagram and SVG picture (with the winning line).
     pub picture: PictureArgs,

@@ -37,7 +37,12 @@ fn misses(board: &Board, threads: usize, runs: usize) -> Vec<(Pos, i32)> {
             threads,
             hash_bytes: 16 << 20,
         });
-        let r = e.think(board, &turn_200(board), &AtomicBool::new(false), &mut |_| {});
+        let r = e.think(
+            board,
+            &turn_200(board),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
         if r.score < WIN_THRESHOLD {
             out.push((r.best, r.score));
         }
@@ -77,7 +82,11 @@ fn reported_position_wins_with_c8_every_time() {
             });
             let r = e.think(&b, &turn_200(&b), &AtomicBool::new(false), &mut |_| {});
             assert_eq!(r.best, c8, "{threads} threads: played {}", r.best);
-            assert!(r.score >= WIN_THRESHOLD, "{threads} threads: score {}", r.score);
+            assert!(
+                r.score >= WIN_THRESHOLD,
+                "{threads} threads: score {}",
+                r.score
+            );
         }
     }
 }

@@ -20,40 +20,11 @@ pub mod vcf;
 pub mod vct;
 
 use crate::board::Board;
-use crate::cli::{bad_input, PositionArgs};
 use crate::core::Pos;
-use clap::Args;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 pub use vcf::{vcf, VcfOutcome, VcfSolver};
 pub use vct::{vct, VctSolver};
-
-/// Arguments of `pbrain-tianyuan solve`.
-#[derive(Args, Debug, Clone)]
-pub struct SolveArgs {
-    #[command(flatten)]
-    /// The position.
-    pub pos: PositionArgs,
-    /// Search for a VCT (continuous threats) instead of a VCF.
-    #[arg(long)]
-    pub vct: bool,
-    /// Time limit in milliseconds (0: no limit).
-    #[arg(long, default_value_t = 5000)]
-    pub time_ms: u64,
-    /// Threads (default: all cores; capped at the hardware threads, 0 means 1). A VCT runs
-    /// one solver per thread, each starting with a different pass (at most 3 are useful);
-    /// a VCF uses one thread.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Memory cap of the VCT solvers together, in MiB (default and 0: none); a solve that
-    /// would pass it answers `unknown`. Each solver needs a fixed 8 MiB plus its growing
-    /// proof table.
-    #[arg(long)]
-    pub memory_mb: Option<usize>,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
 
 /// The verdict of [`solve`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,31 +242,4 @@ fn parallel_vct(
     });
     let outcome = proof.into_inner().unwrap().unwrap_or(VcfOutcome::Unknown);
     (outcome, nodes.into_inner())
-}
-
-/// Runs `solve`; returns the exit status (0, or 2 on bad input with one line on stderr).
-pub fn solve_cli(args: &SolveArgs) -> i32 {
-    let board = match args.pos.board() {
-        Ok(b) => b,
-        Err(e) => return bad_input(&e),
-    };
-    let threads = args
-        .threads
-        .unwrap_or_else(crate::engine::max_threads)
-        .clamp(1, crate::engine::max_threads());
-    let limits = SolveLimits {
-        threads,
-        memory_bytes: match args.memory_mb {
-            None | Some(0) => usize::MAX,
-            Some(mb) => mb.saturating_mul(1 << 20),
-        },
-        ..SolveLimits::time(args.time_ms)
-    };
-    let report = solve_with_stop(&board, args.vct, &limits, &AtomicBool::new(false));
-    if args.json {
-        println!("{}", report.to_json());
-    } else {
-        print!("{}", report.to_text());
-    }
-    0
 }
