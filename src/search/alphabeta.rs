@@ -1009,7 +1009,13 @@ impl<'a> Worker<'a> {
             m.1 += self.history[mi][m.0.index()] >> 6;
         }
         moves.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        let new_depth = if forced { depth } else { depth - 1 };
+        // Forced blocks cost no depth; with `ext_three`, neither do answers to an open
+        // three, so that threat sequences cost one ply per threat.
+        let new_depth = if forced || (defending && PARAMS.ext_three != 0) {
+            depth
+        } else {
+            depth - 1
+        };
         let orig_alpha = alpha;
         let mut best = -WIN;
         let mut best_move = Pos::NONE;

@@ -24,6 +24,8 @@ pub struct Params {
     pub lmr_new: i32,
     /// Static four-three / double-three mates on (1) or off (0).
     pub static_mates: i32,
+    /// Answers to an open three cost no depth (1) or one ply (0).
+    pub ext_three: i32,
     /// Futility pruning up to this depth (0: off).
     pub futility: i32,
     /// Futility margin per ply of depth, in evaluation units.
@@ -40,6 +42,7 @@ impl Default for Params {
             lmr_quiet: 0.5,
             lmr_new: 0,
             static_mates: 1,
+            ext_three: 0,
             futility: 4,
             futility_margin: 60,
         }
@@ -66,6 +69,7 @@ pub static PARAMS: Lazy<Params> = Lazy::new(|| {
                 "lmr_new" => p.lmr_new = x as i32,
                 "static_mates" => p.static_mates = x as i32,
                 "futility" => p.futility = x as i32,
+                "ext_three" => p.ext_three = x as i32,
                 "futility_margin" => p.futility_margin = x as i32,
                 _ => {}
             }
