@@ -43,8 +43,8 @@ impl Default for Params {
             lmr_new: 0,
             static_mates: 1,
             ext_three: 0,
-            futility: 4,
-            futility_margin: 60,
+            futility: 6,
+            futility_margin: 50,
         }
     }
 }
