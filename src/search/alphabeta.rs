@@ -958,6 +958,21 @@ impl<'a> Worker<'a> {
         {
             return static_eval;
         }
+        // Razoring: far below alpha at a shallow non-PV node with no threat on either side
+        // (the side to move has no four to play, the opponent no three or four-three
+        // pending): fail low on the static evaluation.
+        if PARAMS.razor > 0
+            && !pv_node
+            && !forced
+            && depth <= PARAMS.razor
+            && alpha.abs() < WIN_THRESHOLD
+            && self.ev.four_line_points(me) == 0
+            && self.ev.counts(opp)[class::FLEX4] == 0
+            && self.ev.counts(opp)[class::FOUR_THREE] == 0
+            && static_eval + PARAMS.razor_margin * depth < alpha
+        {
+            return static_eval;
+        }
         // Near the root, a small VCF of the side to move proves wins the search would need
         // many plies for.
         if ply <= 2 && depth >= 3 && !forced && self.ev.four_line_points(me) > 0 {
@@ -1037,8 +1052,8 @@ impl<'a> Worker<'a> {
                 }
                 if PARAMS.mcp == 0
                     && !pv_node
-                    && depth <= 3
-                    && i >= 4 + 3 * depth as usize
+                    && depth <= PARAMS.mcp0_depth
+                    && i >= (PARAMS.mcp0_base + PARAMS.mcp0_mul * depth) as usize
                     && best > -WIN_THRESHOLD
                 {
                     break;

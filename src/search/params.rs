@@ -26,6 +26,16 @@ pub struct Params {
     pub static_mates: i32,
     /// Answers to an open three cost no depth (1) or one ply (0).
     pub ext_three: i32,
+    /// Fixed move-count pruning (`mcp` 0): up to this depth ...
+    pub mcp0_depth: i32,
+    /// ... after `mcp0_base + mcp0_mul * depth` moves.
+    pub mcp0_base: i32,
+    /// See `mcp0_base`.
+    pub mcp0_mul: i32,
+    /// Razoring up to this depth (0: off).
+    pub razor: i32,
+    /// Razoring margin per ply of depth, in evaluation units.
+    pub razor_margin: i32,
     /// Futility pruning up to this depth (0: off).
     pub futility: i32,
     /// Futility margin per ply of depth, in evaluation units.
@@ -43,6 +53,11 @@ impl Default for Params {
             lmr_new: 0,
             static_mates: 1,
             ext_three: 0,
+            mcp0_depth: 3,
+            mcp0_base: 4,
+            mcp0_mul: 3,
+            razor: 3,
+            razor_margin: 150,
             futility: 6,
             futility_margin: 50,
         }
@@ -70,6 +85,11 @@ pub static PARAMS: Lazy<Params> = Lazy::new(|| {
                 "static_mates" => p.static_mates = x as i32,
                 "futility" => p.futility = x as i32,
                 "ext_three" => p.ext_three = x as i32,
+                "razor" => p.razor = x as i32,
+                "mcp0_depth" => p.mcp0_depth = x as i32,
+                "mcp0_base" => p.mcp0_base = x as i32,
+                "mcp0_mul" => p.mcp0_mul = x as i32,
+                "razor_margin" => p.razor_margin = x as i32,
                 "futility_margin" => p.futility_margin = x as i32,
                 _ => {}
             }
