@@ -1001,6 +1001,14 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        // Internal iterative reduction: a node the table knows nothing about is searched
+        // one ply shallower (its move ordering is poor, and a deeper search comes back with
+        // a table move).
+        let depth = if PARAMS.iir > 0 && tt_move == Pos::NONE && !forced && depth >= PARAMS.iir {
+            depth - 1
+        } else {
+            depth
+        };
         // Step 6.
         let mut moves = MoveList::new();
         let node = movegen::generate(&mut self.board, &self.ev, &mut moves);

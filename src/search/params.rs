@@ -32,6 +32,8 @@ pub struct Params {
     pub mcp0_base: i32,
     /// See `mcp0_base`.
     pub mcp0_mul: i32,
+    /// Internal iterative reduction from this depth (0: off).
+    pub iir: i32,
     /// Razoring up to this depth (0: off).
     pub razor: i32,
     /// Razoring margin per ply of depth, in evaluation units.
@@ -53,9 +55,10 @@ impl Default for Params {
             lmr_new: 0,
             static_mates: 1,
             ext_three: 0,
-            mcp0_depth: 3,
+            mcp0_depth: 5,
             mcp0_base: 4,
             mcp0_mul: 3,
+            iir: 0,
             razor: 3,
             razor_margin: 150,
             futility: 6,
@@ -86,6 +89,7 @@ pub static PARAMS: Lazy<Params> = Lazy::new(|| {
                 "futility" => p.futility = x as i32,
                 "ext_three" => p.ext_three = x as i32,
                 "razor" => p.razor = x as i32,
+                "iir" => p.iir = x as i32,
                 "mcp0_depth" => p.mcp0_depth = x as i32,
                 "mcp0_base" => p.mcp0_base = x as i32,
                 "mcp0_mul" => p.mcp0_mul = x as i32,

@@ -17,8 +17,8 @@
 //! `(attack[code of the mover] + defence[code of the opponent]) / ORDER_TEMPERATURE`, with
 //! cross-entropy against the move the search played.
 //!
-//! Optimiser: Adam on mini-batches; games are split into training and held-out sets by
-//! number (`--holdout`), and both losses are printed each epoch.
+//! Optimiser: full-batch L-BFGS; games are split into training and held-out sets by number
+//! (`--holdout`), and both losses are printed as the fit goes.
 //!
 //! Colours share their tables under freestyle, standard and caro (the rules are the same for
 //! both colours, and colour-specific play is expressed through the side-to-move roles);
