@@ -3,10 +3,9 @@
 //!
 //! Each thread owns a copy of the board, its history and killer tables and its PV table;
 //! threads share the transposition table, the stop flags, the node counter and two results:
-//! - the root threat search: with one thread the main thread runs the root VCF and VCT before
-//!   its alpha-beta search; with more, helper 1 runs them while the main thread searches, and
-//!   a win it proves ends the search and becomes the result (the main thread waits for the
-//!   helper's verdict before answering, within the hard time limit);
+//! - the root threat search: the main thread runs the root VCF and VCT before its alpha-beta
+//!   search while the helpers (if any) start theirs; a win it proves ends every thread and
+//!   becomes the result, and so does a win proved in any thread's tree;
 //! - helper iterations: odd helpers search one ply deeper than the main thread's current
 //!   iteration and even ones level with it, so that the main thread finds the next depth in
 //!   the table; the deepest iteration a helper completes replaces the main thread's result
@@ -21,12 +20,17 @@
 //! 2. mate-distance pruning; a full board is a draw;
 //! 3. tactical classification by [`movegen::generate`]: five now, lost to two fives, flex win,
 //!    forced block, defence of an open three;
-//! 4. leaf: static evaluation;
-//! 5. transposition table probe and cut-off (non-PV nodes);
-//! 6. ordered moves (TT move, killers, threat scores, history); PVS with late-move
-//!    reductions for quiet moves and move-count pruning at shallow depth — never applied to
+//! 4. leaf: static evaluation; futility pruning and razoring at shallow non-PV nodes; a
+//!    small VCF near the root;
+//! 5. transposition table probe and cut-off (non-PV nodes); internal iterative reduction
+//!    when the table has no move;
+//! 6. ordered moves (TT move, killers, threat scores, history); PVS with log x log late-move
+//!    reductions and move-count pruning of quiet moves at shallow depth — never applied to
 //!    forced blocks or defences of an open three;
 //! 7. store the result.
+//!
+//! The pruning and reduction rules, their parameters and the matches that chose them are
+//! described in `docs/strength.md` §2.
 
 use super::movegen::{self, MoveList, Node};
 use super::params::PARAMS;
