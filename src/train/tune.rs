@@ -71,6 +71,10 @@ pub struct TuneArgs {
     /// Every K-th game is held out for validation.
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
+    /// Copy a rule's tables (both colours, after the fit) into another rule: `TO=FROM`, e.g.
+    /// `standard=freestyle`. Repeatable; see docs/training.md §5 for when rules share.
+    #[arg(long = "copy", value_name = "TO=FROM")]
+    pub copy: Vec<String>,
     /// Skip the move-ordering fit.
     #[arg(long)]
     pub no_order: bool,
@@ -893,6 +897,18 @@ pub fn run(args: &TuneArgs) -> i32 {
         },
         None => crate::eval::weights::active().clone(),
     };
+    let mut copies = Vec::new();
+    for c in &args.copy {
+        let parsed = c
+            .split_once('=')
+            .ok_or_else(|| format!("--copy {c}: expected TO=FROM"));
+        let pair = parsed
+            .and_then(|(to, from)| Ok((Rule::parse_explained(to)?, Rule::parse_explained(from)?)));
+        match pair {
+            Ok(p) => copies.push(p),
+            Err(e) => return bad(&e),
+        }
+    }
     let prior = prior_weights();
     weights.version = args.version;
     weights.scale = EVAL_SCALE as u32;
@@ -930,6 +946,12 @@ pub fn run(args: &TuneArgs) -> i32 {
             fit.start[1].1,
             fit.end[1].1
         );
+    }
+    for &(to, from) in &copies {
+        for c in [Color::Black, Color::White] {
+            *weights.get_mut(to, c) = weights.get(from, c).clone();
+        }
+        println!("{}: tables copied from {}", to.name(), from.name());
     }
     if let Err(e) = weights.save(Path::new(&args.out)) {
         return bad(&format!("cannot write {}: {e}", args.out));

@@ -1,0 +1,113 @@
+//! The training pipeline end to end, as docs/training.md gives it: `selfplay` writes games,
+//! `tune` fits weights to them and writes a weights file that loads back with its checksum;
+//! `--copy TO=FROM` gives a rule another rule's tables; the engine plays with `--weights`.
+use std::process::Command;
+use tianyuan::core::{Color, Rule};
+use tianyuan::eval::weights::{Kind, Weights};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{cmd:?} failed: {text}");
+    text
+}
+
+#[test]
+fn selfplay_then_tune_writes_loadable_weights() {
+    let dir = std::env::temp_dir().join(format!("tianyuan-train-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("games.txt");
+    let out = dir.join("w.tyw");
+    run(bin()
+        .args([
+            "selfplay",
+            "--rule",
+            "freestyle",
+            "--games",
+            "6",
+            "--nodes",
+            "800",
+        ])
+        .args([
+            "--spread",
+            "200",
+            "--balance-nodes",
+            "800",
+            "--seed",
+            "3",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(&games));
+    let text = std::fs::read_to_string(&games).unwrap();
+    let records = text.lines().filter(|l| !l.starts_with('#')).count();
+    assert!(
+        records >= 6,
+        "expected 6 game records, got {records}:\n{text}"
+    );
+
+    let log = run(bin()
+        .args([
+            "tune",
+            "--factor-iters",
+            "3",
+            "--iters",
+            "3",
+            "--holdout",
+            "3",
+        ])
+        .args([
+            "--copy",
+            "standard=freestyle",
+            "--copy",
+            "caro=freestyle",
+            "--version",
+            "77",
+        ])
+        .arg("--data")
+        .arg(&games)
+        .arg("--out")
+        .arg(&out));
+    assert!(log.contains("freestyle: 6 games"), "{log}");
+    assert!(log.contains("held-out loss against results"), "{log}");
+    assert!(
+        log.contains("standard: tables copied from freestyle"),
+        "{log}"
+    );
+
+    let w = Weights::load(&out).expect("the written weights load");
+    assert_eq!(w.version, 77);
+    for c in [Color::Black, Color::White] {
+        for rule in [Rule::Standard, Rule::Caro] {
+            for k in [Kind::Mover, Kind::Waiter, Kind::Attack, Kind::Defence] {
+                assert_eq!(w.get(rule, c).table(k), w.get(Rule::Freestyle, c).table(k));
+            }
+        }
+    }
+
+    // The engine plays with the new weights.
+    let reply = run(bin().arg("--weights").arg(&out).args([
+        "analyze", "--rule", "standard", "--moves", "h8,h9", "--depth", "4", "--json",
+    ]));
+    assert!(reply.contains("\"move\""), "{reply}");
+
+    // A bad --copy is an error with a reason, not a panic.
+    let bad = bin()
+        .args(["tune", "--copy", "standard"])
+        .arg("--data")
+        .arg(&games)
+        .arg("--out")
+        .arg(dir.join("x.tyw"))
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("TO=FROM"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
