@@ -61,6 +61,9 @@ struct Shared<'a> {
     nodes: AtomicU64,
     start: Instant,
     hard: Duration,
+    /// When the alpha-beta search is aborted: the hard limit less the time kept for the
+    /// defensive threat check ([`DEFENCE_RESERVE_PERCENT`]).
+    search_hard: Duration,
     max_nodes: u64,
     /// Depth of the main thread's current iteration (0 before its first).
     main_depth: AtomicI32,
@@ -130,9 +133,20 @@ const ROOT_VCT_MAX_MS: u64 = 3_000;
 const NODE_VCF_NODES: u64 = 3_000;
 /// Attacker nodes of each defensive VCF check of the opponent after the chosen root move.
 const DEFENCE_VCF_NODES: u64 = 30_000;
-/// Most nodes of the defensive VCT check of the opponent after the chosen root move (with
-/// a clock: half the root VCT's share of the target time).
+/// Nodes of the defensive VCT check of the opponent after the chosen root move without a
+/// clock; with one it gets [`DEFENCE_VCT_NODES_PER_MS`] per millisecond of the target
+/// time (the solver runs at 1-3 million nodes a second), at most [`DEFENCE_VCT_MAX_NODES`],
+/// and stops at the hard limit.
 const DEFENCE_VCT_NODES: u64 = 100_000;
+/// Defensive VCT nodes per millisecond of the move's target time.
+const DEFENCE_VCT_NODES_PER_MS: u64 = 1_000;
+/// Most nodes of one defensive VCT check with a clock.
+const DEFENCE_VCT_MAX_NODES: u64 = 1_000_000;
+/// Share of the hard limit (percent) kept for the defensive check: the alpha-beta search
+/// is aborted that much earlier.
+const DEFENCE_RESERVE_PERCENT: u64 = 15;
+/// At most this many milliseconds are kept for the defensive check.
+const DEFENCE_RESERVE_MAX_MS: u64 = 200;
 
 /// Plies from the position where `line` starts to the five it forces: the line itself, plus
 /// two when its last move is a four that cannot be stopped (two five points, or a block
@@ -310,6 +324,11 @@ impl Searcher {
             nodes: AtomicU64::new(0),
             start,
             hard: Duration::from_millis(limits.budget.hard_ms),
+            search_hard: Duration::from_millis(
+                limits.budget.hard_ms
+                    - (limits.budget.hard_ms / 100 * DEFENCE_RESERVE_PERCENT)
+                        .min(DEFENCE_RESERVE_MAX_MS),
+            ),
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
             main_depth: AtomicI32::new(0),
             helper_best: Mutex::new(None),
@@ -379,7 +398,7 @@ impl<'a> Worker<'a> {
     fn poll(&mut self) {
         if self.nodes & 1023 == 0 {
             self.flush_nodes();
-            if self.shared.start.elapsed() >= self.shared.hard
+            if self.shared.start.elapsed() >= self.shared.search_hard
                 || self.shared.nodes.load(Ordering::Relaxed) >= self.shared.max_nodes
             {
                 self.shared.done.store(true, Ordering::Relaxed);
@@ -702,8 +721,8 @@ impl<'a> Worker<'a> {
 
     /// Defence: if the opponent has a VCF or VCT after the chosen move, play the best root
     /// move after which it is proved to have none (else the first whose check is
-    /// inconclusive; else keep the move). Uses at most half of the time left before the hard
-    /// limit (without a clock: node budgets only).
+    /// inconclusive; else keep the move). Uses the time left before the hard limit, of which
+    /// [`DEFENCE_RESERVE_PERCENT`] is kept for it (without a clock: node budgets only).
     fn avoid_opponent_threats(&mut self, result: &mut SearchResult, limits: &Limits) {
         let timed = limits.budget != crate::time::Budget::UNLIMITED;
         let now = Instant::now();
@@ -711,11 +730,14 @@ impl<'a> Worker<'a> {
         if now >= hard {
             return;
         }
-        let deadline = now + (hard - now) / 2;
+        let deadline = hard;
         let stop = self.shared.stop;
         let vct_nodes = if timed {
-            (limits.budget.soft_ms.saturating_mul(ROOT_VCT_NODES_PER_MS) / 2)
-                .clamp(ROOT_VCT_MIN_NODES / 2, DEFENCE_VCT_NODES)
+            (limits
+                .budget
+                .soft_ms
+                .saturating_mul(DEFENCE_VCT_NODES_PER_MS))
+            .clamp(ROOT_VCT_MIN_NODES, DEFENCE_VCT_MAX_NODES)
         } else {
             DEFENCE_VCT_NODES
         }
