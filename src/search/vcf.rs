@@ -257,6 +257,8 @@ pub struct VcfSolver {
     nodes: u64,
     limit: u64,
     deadline: Option<Instant>,
+    /// Nodes visited over every solve (for polling the clock).
+    poll_nodes: u64,
     stamp: Vec<u32>,
     generation: u32,
     lists: Vec<Vec<Pos>>,
@@ -288,6 +290,7 @@ impl VcfSolver {
             nodes: 0,
             limit: u64::MAX,
             deadline: None,
+            poll_nodes: 0,
             stamp: vec![0; crate::core::POS_COUNT],
             generation: 0,
             lists: Vec::new(),
@@ -343,6 +346,9 @@ impl VcfSolver {
         self.limit = max_nodes;
         self.path.clear();
         self.line.clear();
+        if stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|t| Instant::now() >= t) {
+            return VcfOutcome::Unknown;
+        }
         let a = board.side_to_move();
         let d = a.opponent();
         // Step 1: an immediate five; the defender's five points.
@@ -432,7 +438,10 @@ impl VcfSolver {
         if self.nodes > self.limit {
             return Step::Abort;
         }
-        if self.nodes & 1023 == 0
+        // The clock is polled every 1024 nodes counted across solves, so that many small
+        // solves (the VCT's sub-searches) cannot run past the deadline between polls.
+        self.poll_nodes = self.poll_nodes.wrapping_add(1);
+        if self.poll_nodes & 1023 == 0
             && (stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|t| Instant::now() >= t))
         {
             return Step::Abort;

@@ -398,6 +398,11 @@ impl VctSolver {
     }
 
     fn run_vcf(&mut self, b: &mut Board, stop: &AtomicBool) -> VcfOutcome {
+        // Sub-searches run in loops (defences, quiet threats): none starts past the budget
+        // or the deadline.
+        if self.out_of_budget(stop) {
+            return VcfOutcome::Unknown;
+        }
         let budget = self
             .vcf_budget
             .min(self.limit.saturating_sub(self.nodes))
@@ -544,7 +549,9 @@ impl VctSolver {
             })
             .collect();
         for p in pts {
-            if self.aborted {
+            // Each candidate costs a VCF sub-search: check the budget and the clock before
+            // every one.
+            if self.out_of_budget(stop) {
                 return;
             }
             b.make_colored(p, a);
