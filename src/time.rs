@@ -37,8 +37,10 @@ pub const MIN_RESERVE_MS: i64 = 40;
 pub const HORIZON_MOVES: i64 = 21;
 /// Time set aside for each of our remaining moves (outside the search), in milliseconds.
 pub const MOVE_OVERHEAD_MS: i64 = 6;
-/// At most this many remaining moves get [`MOVE_OVERHEAD_MS`] set aside.
-pub const MAX_RESERVED_MOVES: i64 = 80;
+/// At most this many remaining moves get [`MOVE_OVERHEAD_MS`] set aside (enough for every
+/// move of a game that fills a 22x22 board: a fast game that ends in a full-board draw must
+/// still have time for its last moves).
+pub const MAX_RESERVED_MOVES: i64 = 250;
 /// No single move may take more than the time left divided by this.
 pub const MAX_SHARE_DIVISOR: i64 = 7;
 
@@ -123,7 +125,9 @@ impl TimeControl {
     /// board's point count.
     ///
     /// The time left is first reduced by [`MOVE_OVERHEAD_MS`] for each of our remaining moves
-    /// (half the empty points, at most [`MAX_RESERVED_MOVES`]; never below a quarter of it).
+    /// (half the empty points, at most [`MAX_RESERVED_MOVES`]; the reserve is at most three
+    /// quarters of the game time); with nothing left beyond the reserve (and no increment)
+    /// the budget is 0: answer at once.
     ///
     /// - hard limit ("maximum"): the turn limit, and the time left divided by
     ///   min([`MAX_SHARE_DIVISOR`], empty points) plus the increment, each minus its safety
@@ -149,10 +153,23 @@ impl TimeControl {
         let inc = self.increment_ms.max(0);
         let empty = points.saturating_sub(stones).max(1) as i64;
         // Every move costs some time outside the search (the pipe, the manager, starting
-        // threads): keep that much back for each of our remaining moves (at most half the
-        // empty points), but never more than three quarters of the time left.
+        // threads): keep that much back for each of our remaining moves (half the empty
+        // points), but never more than three quarters of the game's time (of the time left
+        // when the game time is not known). When the time left is all reserve, answer at
+        // once: a game that fills the board must still have time for its last moves.
         let own_left = ((empty + 1) / 2).min(MAX_RESERVED_MOVES);
-        let left = left.map(|l| (l - MOVE_OVERHEAD_MS * own_left).max(l / 4));
+        let game = self.match_ms.filter(|&m| m > 0 && m < UNLIMITED_MS);
+        let left = match left {
+            Some(l) => {
+                let cap = game.map_or(l, |m| m.max(l)) * 3 / 4;
+                let usable = l - (MOVE_OVERHEAD_MS * own_left).min(cap);
+                if usable <= 0 && inc == 0 {
+                    return Budget::fixed(0);
+                }
+                Some(usable.max(0))
+            }
+            None => None,
+        };
         let mut hard = i64::MAX / 4;
         if let Some(t) = turn {
             hard = hard.min(t - reserve_ms(t));
@@ -206,26 +223,41 @@ mod tests {
 
     #[test]
     fn gauntlet_clock_first_move() {
-        // 10 s a game, 1 s a move, empty 15x15 board: 80 x 6 ms set aside, then maximum
-        // min(1000, 9520 / 7) - 100, optimum min(0.9 x 900, 9520 / 21, 900 / 1.7 x 1.1).
+        // 10 s a game, 1 s a move, empty 15x15 board: 113 x 6 ms set aside, then maximum
+        // min(1000, 9322 / 7) - 100, optimum min(0.9 x 900, 9322 / 21, 900 / 1.7 x 1.1).
         let b = tc(Some(1000), Some(10_000), Some(10_000)).budget(0, 225);
         assert_eq!(b.hard_ms, 900);
-        assert_eq!(b.soft_ms, 453);
-        // Later, with 3 s left (2520 after the overhead): the share of the time left binds.
+        assert_eq!(b.soft_ms, 443);
+        // Later, with 3 s left (2442 after the overhead): the share of the time left binds.
         let b = tc(Some(1000), Some(10_000), Some(3000)).budget(40, 225);
-        assert_eq!(b.hard_ms, 360 - 40);
-        assert_eq!(b.soft_ms, 120);
+        assert_eq!(b.hard_ms, 348 - 40);
+        assert_eq!(b.soft_ms, 116);
         // Near the end of a long game: 200 ms left, 20 empty points: 140 ms usable.
         let b = tc(Some(1000), Some(10_000), Some(200)).budget(205, 225);
         assert_eq!(b.hard_ms, 140 / 7 - 5);
     }
 
     #[test]
+    fn the_reserve_keeps_time_for_the_last_moves() {
+        // 2 s games, 200 ms a move, a 20x20 board almost full: 30 ms left for our last 10
+        // moves (6 ms each set aside): answer at once.
+        let b = tc(Some(200), Some(2000), Some(30)).budget(380, 400);
+        assert_eq!(b.hard_ms, 0);
+        // With 100 ms left the 40 ms beyond the reserve are spent over the moves.
+        let b = tc(Some(200), Some(2000), Some(100)).budget(380, 400);
+        assert!(b.hard_ms > 0 && b.hard_ms <= 40 / 7, "{b:?}");
+        // A 1 s game on an empty 20x20 board: the reserve (200 moves x 6 ms) is capped at
+        // three quarters of the game, so the first move still gets time.
+        let b = tc(Some(1000), Some(1000), Some(1000)).budget(0, 400);
+        assert!(b.hard_ms > 0, "{b:?}");
+    }
+
+    #[test]
     fn long_clock() {
-        // 180 s a game, 30 s a move.
+        // 180 s a game, 30 s a move: 113 x 6 ms set aside, maximum 179 322 / 7 - 100.
         let b = tc(Some(30_000), Some(180_000), Some(180_000)).budget(0, 225);
-        assert_eq!(b.hard_ms, 25_545);
-        assert_eq!(b.soft_ms, 8548);
+        assert_eq!(b.hard_ms, 25_517);
+        assert_eq!(b.soft_ms, 8539);
     }
 
     #[test]

@@ -276,3 +276,39 @@ fn a_timed_search_ends_at_its_hard_limit_in_a_crowded_position() {
     }
     assert!(late.is_empty(), "{}", late.join("\n"));
 }
+
+/// A caro 20x20 position (from a soak game at 200 ms per move) whose VCT runs many small VCF
+/// sub-searches of slow caro nodes: asked for 50 ms, the solver took 373 ms when only its own
+/// nodes polled the clock (a forced move was answered after 603 ms of a 200 ms turn). Every
+/// sub-search now starts only before the deadline, and the VCF polls across solves.
+#[test]
+fn a_vct_solve_keeps_its_deadline_in_caro() {
+    use std::sync::atomic::AtomicBool;
+    use tianyuan::board::Board;
+    use tianyuan::core::{parse_point, Rule};
+    use tianyuan::search::threat::VctSolver;
+
+    const MOVES: &str = "h13,l7,h10,h7,i11,h11,i10,i12,g10,f10,j10,k10,g9,j12,f8,e7,g13,h12,g12,\
+        g11,i13,k12,l12,j13,f13,d13,e9,k14,l15,k11,k13,k9,k7";
+    /// What the solver may take past its deadline (scheduling on a busy machine).
+    const LATENESS_MS: u128 = 40;
+    let mut board = Board::new(20, 20, Rule::Caro).unwrap();
+    for m in MOVES.split(',') {
+        board.make(parse_point(m, 20, 20).unwrap());
+    }
+    let mut times = Vec::new();
+    for _ in 0..3 {
+        let mut s = VctSolver::new();
+        let t = Instant::now();
+        let deadline = t + Duration::from_millis(50);
+        s.solve(
+            &mut board,
+            u64::MAX,
+            Some(deadline),
+            &AtomicBool::new(false),
+        );
+        times.push(t.elapsed().as_millis());
+    }
+    let ms = *times.iter().min().unwrap();
+    assert!(ms <= 50 + LATENESS_MS, "50 ms VCT solves took {times:?} ms");
+}
