@@ -56,9 +56,9 @@ fn selfplay_then_tune_writes_loadable_weights() {
         .args([
             "tune",
             "--factor-iters",
-            "3",
+            "20",
             "--iters",
-            "3",
+            "20",
             "--holdout",
             "3",
         ])
@@ -69,6 +69,8 @@ fn selfplay_then_tune_writes_loadable_weights() {
             "caro=freestyle",
             "--version",
             "77",
+            "--base",
+            "prior",
         ])
         .arg("--data")
         .arg(&games)
@@ -80,6 +82,15 @@ fn selfplay_then_tune_writes_loadable_weights() {
         log.contains("standard: tables copied from freestyle"),
         "{log}"
     );
+    // The fit reduces the training loss: "evaluation loss train A -> B".
+    let losses = log
+        .split("evaluation loss train ")
+        .nth(1)
+        .and_then(|t| t.split(',').next())
+        .expect("a training-loss line");
+    let (a, b) = losses.split_once(" -> ").expect("A -> B");
+    let (a, b): (f64, f64) = (a.trim().parse().unwrap(), b.trim().parse().unwrap());
+    assert!(b < a, "training loss {a} -> {b}\n{log}");
 
     let w = Weights::load(&out).expect("the written weights load");
     assert_eq!(w.version, 77);
