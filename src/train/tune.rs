@@ -293,6 +293,29 @@ fn game_samples(g: &GameRecord, lay: Layout, out: &mut Samples) {
     let _ = has_four_line;
 }
 
+/// The L2 penalty `l2 * (x[i] - anchor[i])^2` summed over the parameters `fitted(i)`, its
+/// gradient added to `grad`; the gradient of every other parameter is zeroed so that the
+/// optimiser leaves it as it is.
+fn l2_pull(
+    x: &[f64],
+    grad: &mut [f64],
+    anchor: &[f64],
+    l2: f64,
+    fitted: impl Fn(usize) -> bool,
+) -> f64 {
+    let mut penalty = 0.0;
+    for i in 0..x.len() {
+        if fitted(i) {
+            let d = x[i] - anchor[i];
+            penalty += l2 * d * d;
+            grad[i] += 2.0 * l2 * d;
+        } else {
+            grad[i] = 0.0;
+        }
+    }
+    penalty
+}
+
 /// Minimises `f` (which returns the value and writes the gradient) from `x` by L-BFGS
 /// (memory 10, backtracking line search with the Armijo condition) for at most `iters`
 /// iterations; `log` gets the value after each.
@@ -779,17 +802,8 @@ pub fn fit_rule(
             &mut x,
             args.iters,
             &mut |x: &[f64], grad: &mut Vec<f64>| {
-                let mut l = eval_loss(&tr_e, x, Some(grad));
-                for i in 0..x.len() {
-                    if is_eval(i) {
-                        let d = x[i] - prior[i];
-                        l += l2 * d * d;
-                        grad[i] += 2.0 * l2 * d;
-                    } else {
-                        grad[i] = 0.0;
-                    }
-                }
-                l
+                let l = eval_loss(&tr_e, x, Some(grad));
+                l + l2_pull(x, grad, &prior, l2, is_eval)
             },
             &mut |it, l, x| {
                 if it % every == 0 {
@@ -816,17 +830,8 @@ pub fn fit_rule(
             &mut x,
             args.iters.max(args.factor_iters).max(1),
             &mut |x: &[f64], grad: &mut Vec<f64>| {
-                let mut l = order_loss(&tr_o, x, Some(grad));
-                for i in 0..x.len() {
-                    if is_eval(i) {
-                        grad[i] = 0.0;
-                    } else {
-                        let d = x[i] - start_o[i];
-                        l += l2 * d * d;
-                        grad[i] += 2.0 * l2 * d;
-                    }
-                }
-                l
+                let l = order_loss(&tr_o, x, Some(grad));
+                l + l2_pull(x, grad, &start_o, l2, |i| !is_eval(i))
             },
             &mut |it, l, x| {
                 if it % every == 0 {
