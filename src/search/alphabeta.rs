@@ -110,12 +110,8 @@ struct Worker<'a> {
     vct: Option<VctSolver>,
     /// Static evaluation per ply of the current line (for "improving").
     eval_stack: Box<[i32; MAX_PLY]>,
-    /// Per ply, the move a singular-extension test search leaves out (`Pos::NONE`: none).
-    singular_excluded: Box<[Pos; MAX_PLY]>,
 }
 
-/// Mixed into the table key of a singular-extension test search, times the left-out move.
-const SINGULAR_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 /// Attacker nodes the VCF solver may spend at the root before the main search.
 const ROOT_VCF_NODES: u64 = 400_000;
 /// Most nodes the VCT solver may spend at the root before the main search (with a clock it
@@ -382,7 +378,6 @@ impl<'a> Worker<'a> {
             ev: Evaluator::new(&board),
             vct: None,
             eval_stack: Box::new([0; MAX_PLY]),
-            singular_excluded: Box::new([Pos::NONE; MAX_PLY]),
             board,
         }
     }
@@ -1015,20 +1010,10 @@ impl<'a> Worker<'a> {
             }
         }
         // Step 5.
-        let skip = self.singular_excluded[ply];
-        // A singular-extension test search (one move left out) has its own table entries.
-        let key = self.board.hash()
-            ^ (self.board.side_to_move() as u64)
-            ^ if skip != Pos::NONE {
-                SINGULAR_KEY.wrapping_mul(skip.index() as u64 + 1)
-            } else {
-                0
-            };
+        let key = self.board.hash() ^ (self.board.side_to_move() as u64);
         let mut tt_move = Pos::NONE;
-        let mut tt_hit: Option<(i32, i32, Bound)> = None;
         if let Some(e) = self.shared.tt.probe(key) {
             tt_move = e.mv;
-            tt_hit = Some((score_from_tt(e.score, ply_i), e.depth, e.bound));
             let s = score_from_tt(e.score, ply_i);
             if !pv_node && e.depth >= depth {
                 let cut = match e.bound {
@@ -1045,12 +1030,7 @@ impl<'a> Worker<'a> {
         // Internal iterative reduction: a node the table knows nothing about is searched
         // one ply shallower (its move ordering is poor, and a deeper search comes back with
         // a table move).
-        let depth = if PARAMS.iir > 0
-            && tt_move == Pos::NONE
-            && skip == Pos::NONE
-            && !forced
-            && depth >= PARAMS.iir
-        {
+        let depth = if PARAMS.iir > 0 && tt_move == Pos::NONE && !forced && depth >= PARAMS.iir {
             depth - 1
         } else {
             depth
@@ -1078,48 +1058,9 @@ impl<'a> Worker<'a> {
             m.1 += self.history[mi][m.0.index()] >> 6;
         }
         moves.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        if skip != Pos::NONE {
-            moves.retain(|m| m.0 != skip);
-            if moves.is_empty() {
-                return alpha;
-            }
-        }
-        // Singular extension: when the table move failed high before and every other move
-        // fails low against a bound a little below its score (searched at half depth), the
-        // table move is extended by a ply; when even the others reach beta, the node is cut.
-        let mut singular_ext = 0;
-        if PARAMS.se_depth > 0
-            && ply > 0
-            && skip == Pos::NONE
-            && !forced
-            && depth >= PARAMS.se_depth
-            && tt_move != Pos::NONE
-            && moves.len() > 1
-            && moves[0].0 == tt_move
-        {
-            if let Some((tt_score, tt_depth, bound)) = tt_hit {
-                if matches!(bound, Bound::Lower | Bound::Exact)
-                    && tt_depth >= depth - 3
-                    && tt_score.abs() < WIN_THRESHOLD
-                {
-                    let sbeta = tt_score - PARAMS.se_margin * depth;
-                    self.singular_excluded[ply] = tt_move;
-                    let s = self.search(sbeta - 1, sbeta, (depth - 1) / 2, ply, false);
-                    self.singular_excluded[ply] = Pos::NONE;
-                    if self.aborted {
-                        return 0;
-                    }
-                    if s < sbeta {
-                        singular_ext = 1;
-                    } else if !pv_node && sbeta >= beta {
-                        return sbeta;
-                    }
-                }
-            }
-        }
         // Forced blocks cost no depth; with `ext_three`, neither do answers to an open
         // three, so that threat sequences cost one ply per threat.
-        let mut new_depth = if forced || (defending && PARAMS.ext_three != 0) {
+        let new_depth = if forced || (defending && PARAMS.ext_three != 0) {
             depth
         } else {
             depth - 1
@@ -1154,7 +1095,7 @@ impl<'a> Worker<'a> {
             }
             self.make(p);
             let score = if i == 0 {
-                -self.search(-beta, -alpha, new_depth + singular_ext, ply + 1, pv_node)
+                -self.search(-beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
                 // Late-move reductions.
                 let mut r = 0;
@@ -1188,17 +1129,6 @@ impl<'a> Worker<'a> {
                 best_move = p;
                 if score > alpha {
                     alpha = score;
-                    // Alpha-raise reduction: once a move has raised alpha, the later
-                    // moves are searched one ply shallower.
-                    if PARAMS.alpha_red != 0
-                        && score < beta
-                        && !forced
-                        && depth > 2
-                        && depth < 12
-                        && new_depth == depth - 1
-                    {
-                        new_depth -= 1;
-                    }
                     if pv_node {
                         self.pv[ply][0] = p;
                         let child_len = self.pv_len[ply + 1];

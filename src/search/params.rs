@@ -32,12 +32,6 @@ pub struct Params {
     pub mcp0_base: i32,
     /// See `mcp0_base`.
     pub mcp0_mul: i32,
-    /// Alpha-raise reduction: after a move raises alpha, later moves one ply shallower (1: on).
-    pub alpha_red: i32,
-    /// Singular extension from this depth (0: off).
-    pub se_depth: i32,
-    /// Singular-extension margin per ply of depth, in evaluation units.
-    pub se_margin: i32,
     /// Internal iterative reduction from this depth (0: off).
     pub iir: i32,
     /// Razoring up to this depth (0: off).
@@ -64,9 +58,6 @@ impl Default for Params {
             mcp0_depth: 5,
             mcp0_base: 4,
             mcp0_mul: 3,
-            alpha_red: 0,
-            se_depth: 0,
-            se_margin: 2,
             iir: 4,
             razor: 3,
             razor_margin: 150,
@@ -99,9 +90,6 @@ pub static PARAMS: Lazy<Params> = Lazy::new(|| {
                 "ext_three" => p.ext_three = x as i32,
                 "razor" => p.razor = x as i32,
                 "iir" => p.iir = x as i32,
-                "se_depth" => p.se_depth = x as i32,
-                "se_margin" => p.se_margin = x as i32,
-                "alpha_red" => p.alpha_red = x as i32,
                 "mcp0_depth" => p.mcp0_depth = x as i32,
                 "mcp0_base" => p.mcp0_base = x as i32,
                 "mcp0_mul" => p.mcp0_mul = x as i32,
