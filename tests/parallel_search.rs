@@ -304,16 +304,17 @@ fn stop_ends_the_search_while_the_threat_helper_is_busy() {
     );
 }
 
-/// Multi-PV and the defensive VCF check: V0034 of the data set with the side to move
+/// Multi-PV and the defensive VCF check: V0261 of the data set with the side to move
 /// swapped (the defender moves; the attacker keeps its VCF). At depth 1 the iteration's best
-/// move leaves the opponent a VCF, so the check plays another move; that move then leads
-/// the reported lines, which keep their number.
+/// move leaves the opponent a VCF that the leaves' quiescence search of fours does not see,
+/// so the check plays another move; that move then leads the reported lines, which keep
+/// their number.
 #[test]
 fn multipv_lines_follow_the_defensive_vcf_check() {
     let case = threat_util::vcf_cases()
         .into_iter()
-        .find(|c| c.id == "V0034")
-        .expect("V0034 in the data");
+        .find(|c| c.id == "V0261")
+        .expect("V0261 in the data");
     let mut b = case.board.clone();
     b.set_side_to_move(b.side_to_move().opponent());
     let limits = Limits {

@@ -185,3 +185,30 @@ fn multipv_lines() {
     let one = e.think(&b, &limits, &AtomicBool::new(false), &mut |_| {});
     assert!(one.lines.is_empty());
 }
+
+#[test]
+fn leaves_see_the_opponents_continuous_fours() {
+    // White has two separate VCFs of two fours each (lower left: f7 four, black blocks g7,
+    // then f3 is a double four; upper right the same shifted by 7 columns and 6 rows);
+    // black has only single stones, so no black move stops both. A depth-1 search sees it
+    // only through the quiescence search of fours at its leaves (docs/strength.md §2).
+    let black = "b3,b7,f2,f8,i9,i13,m8,m14,a15,h15,o15,o1,h1,a1,o5,a11";
+    let white = "c3,d3,e3,c7,d7,e7,f5,f6,j9,k9,l9,j13,k13,l13,m11,m12";
+    let b = pos(black, white, Color::Black, Rule::Freestyle);
+    let mut e = Engine::new(Options {
+        threads: 1,
+        hash_bytes: 8 << 20,
+    });
+    let limits = Limits {
+        budget: Budget::UNLIMITED,
+        max_depth: Some(1),
+        ..Limits::default()
+    };
+    let r = e.think(&b, &limits, &AtomicBool::new(false), &mut |_| {});
+    assert!(
+        r.score <= -tianyuan::search::WIN_THRESHOLD,
+        "score {} at depth {}",
+        r.score,
+        r.depth
+    );
+}

@@ -20,8 +20,9 @@
 //! 2. mate-distance pruning; a full board is a draw;
 //! 3. tactical classification by [`movegen::generate`]: five now, lost to two fives, flex win,
 //!    forced block, defence of an open three;
-//! 4. leaf: static evaluation; futility pruning and razoring at shallow non-PV nodes; a
-//!    small VCF near the root;
+//! 4. leaf: static evaluation, or a quiescence search of fours when the side to move can
+//!    make one; futility pruning and razoring at shallow non-PV nodes; a small VCF near the
+//!    root;
 //! 5. transposition table probe and cut-off (non-PV nodes); internal iterative reduction
 //!    when the table has no move;
 //! 6. ordered moves (TT move, killers, threat scores, history); PVS with log x log late-move
@@ -967,8 +968,15 @@ impl<'a> Worker<'a> {
         };
         self.eval_stack[ply] = static_eval;
         let improving = ply < 2 || static_eval > self.eval_stack[ply - 2];
-        // Step 4: leaf.
+        // Step 4: leaf; with fours to play, a quiescence search of them.
         if depth <= 0 && !forced {
+            if PARAMS.qs > 0
+                && depth > -PARAMS.qs
+                && static_eval < beta
+                && self.ev.four_line_points(me) > 0
+            {
+                return self.quiescence_fours(alpha, beta, depth, ply, static_eval);
+            }
             return static_eval;
         }
         // Futility: far above beta with no threat of the opponent's pending, a shallow
@@ -1163,6 +1171,53 @@ impl<'a> Worker<'a> {
         self.shared
             .tt
             .store(key, best_move, score_to_tt(best, ply_i), 0, depth, bound);
+        best
+    }
+}
+
+impl Worker<'_> {
+    /// Quiescence search at a leaf (`depth` <= 0) where the side to move can make a four:
+    /// the static evaluation `stand_pat` stands unless one of its fours (each answered by
+    /// the forced block, which costs no depth) does better; every four costs one ply, so
+    /// the line ends after `PARAMS.qs` fours.
+    fn quiescence_fours(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        stand_pat: i32,
+    ) -> i32 {
+        let ply_i = ply as i32;
+        let mut moves = MoveList::new();
+        match movegen::generate(&mut self.board, &self.ev, &mut moves) {
+            Node::Win(_) => return WIN - ply_i - 1,
+            Node::Lost => return -(WIN - ply_i - 2),
+            Node::FlexWin(_) => return WIN - ply_i - 3,
+            Node::Moves { .. } => {}
+        }
+        let me = self.board.side_to_move();
+        moves.retain(|m| movegen::has_four_line(&self.board, me, m.0));
+        moves.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut best = stand_pat;
+        alpha = alpha.max(stand_pat);
+        for &(p, _) in moves.iter() {
+            self.make(p);
+            let s = -self.search(-beta, -alpha, depth - 1, ply + 1, false);
+            self.undo();
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
         best
     }
 }

@@ -51,7 +51,7 @@ pub enum Node {
 
 /// Whether some line of `c` at `p` is a four or better.
 #[inline]
-fn has_four_line(board: &Board, c: Color, p: Pos) -> bool {
+pub(super) fn has_four_line(board: &Board, c: Color, p: Pos) -> bool {
     let code = board.code(c, p);
     (0..4).any(|d| {
         let v = ((code >> (4 * d)) & 0xF) as u8;

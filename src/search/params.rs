@@ -42,6 +42,9 @@ pub struct Params {
     pub futility: i32,
     /// Futility margin per ply of depth, in evaluation units.
     pub futility_margin: i32,
+    /// Quiescence search of fours at the leaves: up to this many fours deep (0: off;
+    /// docs/strength.md §2).
+    pub qs: i32,
 }
 
 impl Default for Params {
@@ -63,6 +66,7 @@ impl Default for Params {
             razor_margin: 150,
             futility: 6,
             futility_margin: 50,
+            qs: 6,
         }
     }
 }
@@ -95,6 +99,7 @@ pub static PARAMS: Lazy<Params> = Lazy::new(|| {
                 "mcp0_mul" => p.mcp0_mul = x as i32,
                 "razor_margin" => p.razor_margin = x as i32,
                 "futility_margin" => p.futility_margin = x as i32,
+                "qs" => p.qs = x as i32,
                 _ => {}
             }
         }
