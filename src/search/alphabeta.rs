@@ -1188,16 +1188,10 @@ impl Worker<'_> {
         ply: usize,
         stand_pat: i32,
     ) -> i32 {
-        let ply_i = ply as i32;
+        // The static verdicts of `search` (a five point, the opponent's five point, a
+        // straight four) are settled before this is called.
         let mut moves = MoveList::new();
-        match movegen::generate(&mut self.board, &self.ev, &mut moves) {
-            Node::Win(_) => return WIN - ply_i - 1,
-            Node::Lost => return -(WIN - ply_i - 2),
-            Node::FlexWin(_) => return WIN - ply_i - 3,
-            Node::Moves { .. } => {}
-        }
-        let me = self.board.side_to_move();
-        moves.retain(|m| movegen::has_four_line(&self.board, me, m.0));
+        movegen::generate_fours(&self.board, &self.ev, &mut moves);
         moves.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut best = stand_pat;
         alpha = alpha.max(stand_pat);

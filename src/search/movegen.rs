@@ -51,7 +51,7 @@ pub enum Node {
 
 /// Whether some line of `c` at `p` is a four or better.
 #[inline]
-pub(super) fn has_four_line(board: &Board, c: Color, p: Pos) -> bool {
+fn has_four_line(board: &Board, c: Color, p: Pos) -> bool {
     let code = board.code(c, p);
     (0..4).any(|d| {
         let v = ((code >> (4 * d)) & 0xF) as u8;
@@ -68,6 +68,50 @@ fn is_foul(board: &Board, me: Color, p: Pos, combo: Combo) -> bool {
             Combo::DoubleThree => board.forbidden(p).is_some(),
             _ => false,
         }
+}
+
+/// The learned move-ordering score of `p` for `me` (docs/training.md §3): the mover's
+/// `attack` value of its code at `p` plus the `defence` value of the opponent's code there.
+#[inline]
+fn order_score(board: &Board, ev: &Evaluator, me: Color, p: Pos) -> i32 {
+    let a = ev.order_table(me)[board.code(me, p) as usize] as u16 as i16 as i32;
+    let d = (ev.order_table(me.opponent())[board.code(me.opponent(), p) as usize] >> 16) as u16
+        as i16 as i32;
+    a + d
+}
+
+/// Calls `f` for every candidate point of `board` (an empty point with a stone in the 5x5
+/// square around it), row by row.
+#[inline]
+fn for_each_candidate(board: &Board, f: &mut dyn FnMut(Pos)) {
+    for (y, &row) in board
+        .candidate_rows()
+        .iter()
+        .enumerate()
+        .take(board.height())
+    {
+        let mut bits = row;
+        while bits != 0 {
+            let x = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            f(Pos::new(x, y));
+        }
+    }
+}
+
+/// Fills `out` with the candidate points where the side to move makes a four or better in
+/// some line (renju black's forbidden points left out), with their learned ordering scores
+/// (unsorted): the moves of the quiescence search. Only for a node where the opponent has
+/// no five point and the side to move none of its own (the search settles those first).
+pub fn generate_fours(board: &Board, ev: &Evaluator, out: &mut MoveList) {
+    out.clear();
+    let me = board.side_to_move();
+    let renju_me = board.rule().has_forbidden(me);
+    for_each_candidate(board, &mut |p| {
+        if has_four_line(board, me, p) && !(renju_me && is_foul(board, me, p, board.combo(me, p))) {
+            out.push((p, order_score(board, ev, me, p)));
+        }
+    });
 }
 
 /// Classifies the node and fills `out` with its moves and ordering scores (unsorted).
@@ -91,18 +135,7 @@ pub fn generate(board: &mut Board, ev: &Evaluator, out: &mut MoveList) -> Node {
     }
     let my_table = board.combo_table(me);
     let opp_table = board.combo_table(opp);
-    let rows = board.candidate_rows();
-    let height = board.height();
-    let for_each = |f: &mut dyn FnMut(Pos)| {
-        for (y, &row) in rows.iter().enumerate().take(height) {
-            let mut bits = row;
-            while bits != 0 {
-                let x = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                f(Pos::new(x, y));
-            }
-        }
-    };
+    let for_each = |f: &mut dyn FnMut(Pos)| for_each_candidate(board, f);
     if ev.five_points(me) > 0 {
         let mut win = Pos::NONE;
         for_each(&mut |p| {
@@ -159,14 +192,10 @@ pub fn generate(board: &mut Board, ev: &Evaluator, out: &mut MoveList) -> Node {
             return Node::FlexWin(flex);
         }
     }
-    let my_order = ev.order_table(me);
-    let opp_order = ev.order_table(opp);
     let mut any = false;
     for_each(&mut |p| {
         any = true;
-        let a = my_order[board.code(me, p) as usize] as u16 as i16 as i32;
-        let d = (opp_order[board.code(opp, p) as usize] >> 16) as u16 as i16 as i32;
-        out.push((p, a + d));
+        out.push((p, order_score(board, ev, me, p)));
     });
     if !any {
         // Only walls on the board (or no stone near any empty point): any empty point.
