@@ -54,7 +54,19 @@ fn blocks_a_four() {
         // White threatens l8 (g8 is black); black has nothing faster.
         let b = pos("g8,c3,c5,m13,b12", "h8,i8,j8,k8", Color::Black, rule);
         let r = think(&b, 1, 500);
-        assert_eq!(r.best, p("l8"), "{:?}", rule);
+        // Under caro a five closed at both ends does not win, so black may also close the
+        // four one point beyond its five point (m8) (docs/rules.md §3.3).
+        let blocks: &[&str] = if matches!(rule, Rule::Caro | Rule::CaroExact) {
+            &["l8", "m8"]
+        } else {
+            &["l8"]
+        };
+        assert!(
+            blocks.contains(&r.best.to_notation().as_str()),
+            "{:?}: {}",
+            rule,
+            r.best
+        );
     }
 }
 
@@ -190,8 +202,11 @@ fn multipv_lines() {
 fn leaves_see_the_opponents_continuous_fours() {
     // White has two separate VCFs of two fours each (lower left: f7 four, black blocks g7,
     // then f3 is a double four; upper right the same shifted by 7 columns and 6 rows);
-    // black has only single stones, so no black move stops both. A depth-1 search sees it
-    // only through the quiescence search of fours at its leaves (docs/strength.md §2).
+    // black has only single stones, so no black move stops both. A depth-2 search sees it
+    // only through the quiescence search of fours at its leaves (docs/strength.md §2): white
+    // makes the first four inside the tree, and its double four is the four at the leaf (a
+    // static verdict cannot stand in where black's answer gives black a four line of its own,
+    // as i11 does with i9 and i13).
     let black = "b3,b7,f2,f8,i9,i13,m8,m14,a15,h15,o15,o1,h1,a1,o5,a11";
     let white = "c3,d3,e3,c7,d7,e7,f5,f6,j9,k9,l9,j13,k13,l13,m11,m12";
     let b = pos(black, white, Color::Black, Rule::Freestyle);
@@ -201,7 +216,7 @@ fn leaves_see_the_opponents_continuous_fours() {
     });
     let limits = Limits {
         budget: Budget::UNLIMITED,
-        max_depth: Some(1),
+        max_depth: Some(2),
         ..Limits::default()
     };
     let r = e.think(&b, &limits, &AtomicBool::new(false), &mut |_| {});

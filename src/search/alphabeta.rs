@@ -111,6 +111,10 @@ struct Worker<'a> {
     vct: Option<VctSolver>,
     /// Static evaluation per ply of the current line (for "improving").
     eval_stack: Box<[i32; MAX_PLY]>,
+    /// Per ply, the move left out by a singular-extension test search ([`Pos::NONE`]: none).
+    skip: Box<[Pos; MAX_PLY]>,
+    /// Nominal depth of the current iteration (bounds the extensions).
+    root_depth: i32,
 }
 
 /// Attacker nodes the VCF solver may spend at the root before the main search.
@@ -379,6 +383,8 @@ impl<'a> Worker<'a> {
             ev: Evaluator::new(&board),
             vct: None,
             eval_stack: Box::new([0; MAX_PLY]),
+            skip: Box::new([Pos::NONE; MAX_PLY]),
+            root_depth: 0,
             board,
         }
     }
@@ -835,6 +841,7 @@ impl<'a> Worker<'a> {
     fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, first: usize) -> i32 {
         let mut best = -WIN;
         self.pv_len[0] = 0;
+        self.root_depth = depth;
         // Stable order: last iteration's best first, then by score, then by order.
         if depth > 1 && first + 1 < self.root_moves.len() {
             self.root_moves[first + 1..].sort_by(|a, b| {
@@ -979,6 +986,43 @@ impl<'a> Worker<'a> {
             }
             return static_eval;
         }
+        // Step 5: the table; with `tt_eval`, a bounded table score that lies beyond the
+        // static evaluation in its bound's direction stands in for it in the pruning below.
+        let key = self.board.hash() ^ (self.board.side_to_move() as u64);
+        let skip = self.skip[ply];
+        let mut tt_move = Pos::NONE;
+        let mut tt_hit = None;
+        if let Some(e) = self.shared.tt.probe(key) {
+            tt_move = e.mv;
+            let s = score_from_tt(e.score, ply_i);
+            tt_hit = Some((s, e.depth, e.bound));
+            if !pv_node && skip == Pos::NONE && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let mut prune_eval = static_eval;
+        if PARAMS.tt_eval != 0 {
+            if let Some((s, _, b)) = tt_hit {
+                if s.abs() < WIN_THRESHOLD
+                    && match b {
+                        Bound::Exact => true,
+                        Bound::Lower => s > static_eval,
+                        Bound::Upper => s < static_eval,
+                        Bound::None => false,
+                    }
+                {
+                    prune_eval = s;
+                }
+            }
+        }
         // Futility: far above beta with no threat of the opponent's pending, a shallow
         // non-PV node stands pat.
         if PARAMS.futility > 0
@@ -988,9 +1032,9 @@ impl<'a> Worker<'a> {
             && beta.abs() < WIN_THRESHOLD
             && self.ev.counts(opp)[class::FLEX4] == 0
             && self.ev.counts(opp)[class::FOUR_THREE] == 0
-            && static_eval - PARAMS.futility_margin * (depth - improving as i32).max(1) >= beta
+            && prune_eval - PARAMS.futility_margin * (depth - improving as i32).max(1) >= beta
         {
-            return static_eval;
+            return prune_eval;
         }
         // Razoring: far below alpha at a shallow non-PV node with no threat on either side
         // (the side to move has no four to play, the opponent no three or four-three
@@ -1003,36 +1047,23 @@ impl<'a> Worker<'a> {
             && self.ev.four_line_points(me) == 0
             && self.ev.counts(opp)[class::FLEX4] == 0
             && self.ev.counts(opp)[class::FOUR_THREE] == 0
-            && static_eval + PARAMS.razor_margin * depth < alpha
+            && prune_eval + PARAMS.razor_margin * depth < alpha
         {
-            return static_eval;
+            return prune_eval;
         }
         // Near the root, a small VCF of the side to move proves wins the search would need
         // many plies for.
-        if ply <= 2 && depth >= 3 && !forced && self.ev.four_line_points(me) > 0 {
+        if ply <= 2
+            && depth >= 3
+            && !forced
+            && skip == Pos::NONE
+            && self.ev.four_line_points(me) > 0
+        {
             if let VcfOutcome::Win(line) =
                 self.vcf
                     .solve(&mut self.board, NODE_VCF_NODES, self.shared.stop)
             {
                 return WIN - ply_i - vcf_line_plies(&mut self.board, &line);
-            }
-        }
-        // Step 5.
-        let key = self.board.hash() ^ (self.board.side_to_move() as u64);
-        let mut tt_move = Pos::NONE;
-        if let Some(e) = self.shared.tt.probe(key) {
-            tt_move = e.mv;
-            let s = score_from_tt(e.score, ply_i);
-            if !pv_node && e.depth >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return s;
-                }
             }
         }
         // Internal iterative reduction: a node the table knows nothing about is searched
@@ -1079,6 +1110,47 @@ impl<'a> Worker<'a> {
         let prune_count = move_count_limit(depth, improving);
         let mut quiet_seen = 0usize;
         for (i, &(p, _)) in moves.iter().enumerate() {
+            if p == skip {
+                continue;
+            }
+            // Singular extension: when every move but the table move fails low against a
+            // margin below its table score, the table move is searched a ply deeper; when
+            // even without it the node fails high, it is cut (multi-cut).
+            let mut ext = 0;
+            if let Some((tt_score, tt_depth, tt_bound)) = tt_hit {
+                if PARAMS.se > 0
+                    && p == tt_move
+                    && ply > 0
+                    && skip == Pos::NONE
+                    && !forced
+                    && depth >= PARAMS.se
+                    && tt_depth >= depth - 3
+                    && matches!(tt_bound, Bound::Lower | Bound::Exact)
+                    && tt_score.abs() < WIN_THRESHOLD
+                    && (ply_i) < 2 * self.root_depth
+                {
+                    let singular_beta = tt_score - PARAMS.se_margin * depth;
+                    self.skip[ply] = p;
+                    let v = self.search(
+                        singular_beta - 1,
+                        singular_beta,
+                        (depth - 1) / 2,
+                        ply,
+                        false,
+                    );
+                    self.skip[ply] = Pos::NONE;
+                    if self.aborted {
+                        return 0;
+                    }
+                    if v < singular_beta {
+                        ext = 1;
+                    } else if singular_beta >= beta {
+                        return singular_beta;
+                    } else if tt_score >= beta && PARAMS.se_neg != 0 {
+                        ext = -1;
+                    }
+                }
+            }
             let quiet = !forced
                 && !defending
                 && self.board.combo(me, p) < Combo::Three
@@ -1103,7 +1175,7 @@ impl<'a> Worker<'a> {
             }
             self.make(p);
             let score = if i == 0 {
-                -self.search(-beta, -alpha, new_depth, ply + 1, pv_node)
+                -self.search(-beta, -alpha, new_depth + ext, ply + 1, pv_node)
             } else {
                 // Late-move reductions.
                 let mut r = 0;
@@ -1161,6 +1233,9 @@ impl<'a> Worker<'a> {
             }
         }
         // Step 7.
+        if skip != Pos::NONE {
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > orig_alpha {

@@ -45,6 +45,17 @@ pub struct Params {
     /// Quiescence search of fours at the leaves: up to this many fours deep (0: off;
     /// docs/strength.md §2).
     pub qs: i32,
+    /// Singular extension of the table move from this depth (0: off; docs/strength.md §2).
+    pub se: i32,
+    /// Singular extension: margin below the table score per ply of depth, in evaluation
+    /// units.
+    pub se_margin: i32,
+    /// Singular extension: the table move is searched one ply shallower when it is not
+    /// singular but its table score is at or above beta (1) or not (0).
+    pub se_neg: i32,
+    /// A bounded table score beyond the static evaluation replaces it in futility pruning
+    /// and razoring (1) or not (0).
+    pub tt_eval: i32,
 }
 
 impl Default for Params {
@@ -53,20 +64,24 @@ impl Default for Params {
             mcp: 0,
             mcp_base: 4.0,
             mcp_exp: 1.3,
-            lmr_factor: 0.75,
-            lmr_quiet: 0.5,
+            lmr_factor: 1.1,
+            lmr_quiet: -0.27,
             lmr_new: 1,
             static_mates: 1,
             ext_three: 0,
             mcp0_depth: 5,
-            mcp0_base: 4,
-            mcp0_mul: 3,
-            iir: 4,
+            mcp0_base: 2,
+            mcp0_mul: 2,
+            iir: 5,
             razor: 3,
             razor_margin: 150,
-            futility: 6,
-            futility_margin: 50,
-            qs: 6,
+            futility: 7,
+            futility_margin: 15,
+            qs: 1,
+            se: 5,
+            se_margin: 5,
+            se_neg: 1,
+            tt_eval: 1,
         }
     }
 }
@@ -100,6 +115,10 @@ pub static PARAMS: Lazy<Params> = Lazy::new(|| {
                 "razor_margin" => p.razor_margin = x as i32,
                 "futility_margin" => p.futility_margin = x as i32,
                 "qs" => p.qs = x as i32,
+                "se" => p.se = x as i32,
+                "se_margin" => p.se_margin = x as i32,
+                "se_neg" => p.se_neg = x as i32,
+                "tt_eval" => p.tt_eval = x as i32,
                 _ => {}
             }
         }
