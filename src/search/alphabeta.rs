@@ -1127,7 +1127,7 @@ impl<'a> Worker<'a> {
                     && tt_depth >= depth - 3
                     && matches!(tt_bound, Bound::Lower | Bound::Exact)
                     && tt_score.abs() < WIN_THRESHOLD
-                    && (ply_i) < 2 * self.root_depth
+                    && ply_i < 2 * self.root_depth
                 {
                     let singular_beta = tt_score - PARAMS.se_margin * depth;
                     self.skip[ply] = p;
