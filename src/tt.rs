@@ -37,6 +37,21 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a stored `score` with this bound settles the window (`alpha`, `beta`): an
+    /// exact score always, a lower bound at or above `beta`, an upper bound at or below
+    /// `alpha`, no bound never. Scores in evaluation units, as returned by the search.
+    #[inline]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        }
+    }
+}
+
 /// One entry as read from the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {

@@ -89,19 +89,7 @@ fn blocks_a_four() {
         // White four h8..k8 closed by black g8 threatens l8; black has no four of its own.
         let b = position("g8,c3,c5,m13,b12", "h8,i8,j8,k8", Color::Black, rule);
         let r = think(&b, 6);
-        // Under caro a five closed at both ends does not win, so black may also close the
-        // four one point beyond its five point (m8) (docs/rules.md §3.3).
-        let blocks: &[&str] = if matches!(rule, Rule::Caro | Rule::CaroExact) {
-            &["l8", "m8"]
-        } else {
-            &["l8"]
-        };
-        assert!(
-            blocks.contains(&r.best.to_notation().as_str()),
-            "{:?}: {}",
-            rule,
-            r.best
-        );
+        common::assert_blocks_the_four(rule, r.best);
     }
 }
 

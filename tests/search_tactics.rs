@@ -1,6 +1,8 @@
 //! Tactics through the engine facade: win in one, block a four, answer an open three, renju
 //! black avoiding a forbidden "winning" point, white winning with an overline in renju, and
 //! a forced win found by the root VCF.
+mod common;
+
 use std::sync::atomic::AtomicBool;
 use tianyuan::board::Board;
 use tianyuan::core::{parse_point, parse_point_list, Color, Pos, Rule};
@@ -54,19 +56,7 @@ fn blocks_a_four() {
         // White threatens l8 (g8 is black); black has nothing faster.
         let b = pos("g8,c3,c5,m13,b12", "h8,i8,j8,k8", Color::Black, rule);
         let r = think(&b, 1, 500);
-        // Under caro a five closed at both ends does not win, so black may also close the
-        // four one point beyond its five point (m8) (docs/rules.md §3.3).
-        let blocks: &[&str] = if matches!(rule, Rule::Caro | Rule::CaroExact) {
-            &["l8", "m8"]
-        } else {
-            &["l8"]
-        };
-        assert!(
-            blocks.contains(&r.best.to_notation().as_str()),
-            "{:?}: {}",
-            rule,
-            r.best
-        );
+        common::assert_blocks_the_four(rule, r.best);
     }
 }
 

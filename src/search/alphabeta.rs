@@ -21,14 +21,15 @@
 //! 3. tactical classification by [`movegen::generate`]: five now, lost to two fives, flex win,
 //!    forced block, defence of an open three;
 //! 4. leaf: static evaluation, or a quiescence search of fours when the side to move can
-//!    make one; futility pruning and razoring at shallow non-PV nodes; a small VCF near the
-//!    root;
-//! 5. transposition table probe and cut-off (non-PV nodes); internal iterative reduction
-//!    when the table has no move;
-//! 6. ordered moves (TT move, killers, threat scores, history); PVS with log x log late-move
-//!    reductions and move-count pruning of quiet moves at shallow depth — never applied to
-//!    forced blocks or defences of an open three;
-//! 7. store the result.
+//!    make one;
+//! 5. transposition table probe and cut-off (non-PV nodes); futility pruning and razoring at
+//!    shallow non-PV nodes (on the table score where its bound improves on the static
+//!    evaluation); a small VCF near the root; internal iterative reduction when the table
+//!    has no move;
+//! 6. ordered moves (TT move, killers, threat scores, history); singular extension of the
+//!    TT move; PVS with log x log late-move reductions and move-count pruning of quiet moves
+//!    at shallow depth — never applied to forced blocks or defences of an open three;
+//! 7. store the result (not for a singular-extension test search, which leaves a move out).
 //!
 //! The pruning and reduction rules, their parameters and the matches that chose them are
 //! described in `docs/strength.md` §2.
@@ -996,33 +997,21 @@ impl<'a> Worker<'a> {
             tt_move = e.mv;
             let s = score_from_tt(e.score, ply_i);
             tt_hit = Some((s, e.depth, e.bound));
-            if !pv_node && skip == Pos::NONE && e.depth >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return s;
-                }
+            if !pv_node && skip == Pos::NONE && e.depth >= depth && e.bound.settles(s, alpha, beta)
+            {
+                return s;
             }
         }
-        let mut prune_eval = static_eval;
-        if PARAMS.tt_eval != 0 {
-            if let Some((s, _, b)) = tt_hit {
-                if s.abs() < WIN_THRESHOLD
-                    && match b {
-                        Bound::Exact => true,
-                        Bound::Lower => s > static_eval,
-                        Bound::Upper => s < static_eval,
-                        Bound::None => false,
-                    }
-                {
-                    prune_eval = s;
-                }
+        let prune_eval = match tt_hit {
+            Some((s, _, b))
+                if PARAMS.tt_eval != 0
+                    && s.abs() < WIN_THRESHOLD
+                    && b.settles(s, static_eval - 1, static_eval + 1) =>
+            {
+                s
             }
-        }
+            _ => static_eval,
+        };
         // Futility: far above beta with no threat of the opponent's pending, a shallow
         // non-PV node stands pat.
         if PARAMS.futility > 0

@@ -1,8 +1,27 @@
-//! Helpers shared by the integration tests: reading the data files in `tests/data/`.
+//! Helpers shared by the integration tests: reading the data files in `tests/data/`, and
+//! checks of search answers shared by several test files.
 #![allow(dead_code)]
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use tianyuan::core::{Pos, Rule};
+
+/// Asserts that `best` stops white's four h8-k8, closed by black at g8 (the `blocks_a_four`
+/// tests): at its five point l8, or under caro also at m8, since a five closed at both ends
+/// does not win there (docs/rules.md §3.3).
+pub fn assert_blocks_the_four(rule: Rule, best: Pos) {
+    let blocks: &[&str] = if matches!(rule, Rule::Caro | Rule::CaroExact) {
+        &["l8", "m8"]
+    } else {
+        &["l8"]
+    };
+    assert!(
+        blocks.contains(&best.to_notation().as_str()),
+        "{:?}: {}",
+        rule,
+        best
+    );
+}
 
 /// Path of a file in `tests/data/`.
 pub fn data_path(name: &str) -> PathBuf {
