@@ -899,6 +899,10 @@ impl<'a> Worker<'a> {
     #[inline]
     fn make(&mut self, p: Pos) {
         self.board.make(p);
+        // The child's table entry is loaded while its evaluation is brought up to date.
+        self.shared
+            .tt
+            .prefetch(self.board.hash() ^ (self.board.side_to_move() as u64));
         self.ev.make(&self.board);
     }
 
