@@ -1089,7 +1089,6 @@ impl<'a> Worker<'a> {
             }
             m.1 += self.history[mi][m.0.index()] >> 6;
         }
-        moves.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         // Forced blocks cost no depth; with `ext_three`, neither do answers to an open
         // three, so that threat sequences cost one ply per threat.
         let new_depth = if forced || (defending && PARAMS.ext_three != 0) {
@@ -1102,7 +1101,21 @@ impl<'a> Worker<'a> {
         let mut best_move = Pos::NONE;
         let prune_count = move_count_limit(depth, improving);
         let mut quiet_seen = 0usize;
-        for (i, &(p, _)) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            // Best first (score, then point): most nodes cut off after a few moves, so the
+            // first ones are picked one at a time and the rest sorted only when reached.
+            if i < PICKED_MOVES {
+                let mut b = i;
+                for j in i + 1..moves.len() {
+                    if order_before(moves[j], moves[b]) {
+                        b = j;
+                    }
+                }
+                moves.swap(i, b);
+            } else if i == PICKED_MOVES {
+                moves[i..].sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            }
+            let p = moves[i].0;
             if p == skip {
                 continue;
             }
@@ -1282,6 +1295,16 @@ impl Worker<'_> {
         }
         best
     }
+}
+
+/// Moves of a node picked one at a time before the rest are sorted.
+const PICKED_MOVES: usize = 3;
+
+/// Whether move `a` is tried before move `b`: the higher ordering score first, then the
+/// lower point (the order of a full sort by score, descending, then point).
+#[inline(always)]
+fn order_before(a: (Pos, i32), b: (Pos, i32)) -> bool {
+    a.1 > b.1 || (a.1 == b.1 && a.0 < b.0)
 }
 
 /// Quiet moves searched at a non-PV node of `depth` before the rest are pruned.
