@@ -3,8 +3,10 @@
 //! Layers, each using only those above it:
 //! - [`core`]: points, colours, rules, notation;
 //! - [`board`]: stones, packed lines, incremental patterns, forbidden points, win detection;
+//! - [`eval`]: the learned evaluation and move-ordering tables and their weights file;
+//! - [`tt`]: the transposition table shared by the search threads;
 //! - [`time`]: the manager's clock turned into a search budget;
-//! - [`search`]: iterative-deepening PVS, transposition table, VCF/VCT solvers;
+//! - [`search`]: iterative-deepening PVS and the VCF/VCT solvers;
 //! - [`engine`]: the facade that protocol, CLI and match code use;
 //! - [`opening`]: the 26 renju openings, balanced opening suites, and every opening rule's
 //!   decisions made by search (Swap2, RIF, Soosorv-8, Swap1, five-stone and continuous swap);
@@ -15,8 +17,13 @@
 //! - [`gamefile`]: games read from and written to `.psq`, SGF and move lists;
 //! - [`view`]: text diagrams and SVG pictures of positions;
 //! - [`cli`]: the command-line tools (`play`, `forbidden`, `analyze`, `solve`, `demo`);
-//! - [`openings_cli`]: the `openings` tools (identify, decide, generate).
+//! - [`openings_cli`]: the `openings` tools (identify, decide, generate);
+//! - [`train`]: the `selfplay` and `tune` tools (the training pipeline, docs/training.md);
+//! - [`bench`]: the `bench` tool (fixed-depth searches of built-in positions);
 //! - [`web`]: the web board, a local HTTP server with a page and a JSON API (`serve`).
+//!
+//! `cli`, `openings_cli`, `train`, `bench` and `web` form the top layer together (they
+//! share [`cli::bad_input`] for their error reports); nothing below them uses them.
 #![warn(missing_docs)]
 
 pub mod arena;
