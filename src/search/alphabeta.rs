@@ -982,6 +982,21 @@ impl<'a> Worker<'a> {
         let improving = ply < 2 || static_eval > self.eval_stack[ply - 2];
         // Step 4: leaf; with fours to play, a quiescence search of them.
         if depth <= 0 && !forced {
+            // With `leaf_vcf`, a small VCF search of the side to move at the first leaf
+            // (not inside the quiescence search) proves wins the fours below cannot see.
+            if PARAMS.leaf_vcf > 0
+                && depth == 0
+                && static_eval < beta
+                && self.ev.four_line_points(me) > 0
+            {
+                let r = self
+                    .vcf
+                    .solve(&mut self.board, PARAMS.leaf_vcf as u64, self.shared.stop);
+                self.nodes += self.vcf.nodes();
+                if let VcfOutcome::Win(line) = r {
+                    return WIN - ply_i - vcf_line_plies(&mut self.board, &line);
+                }
+            }
             if PARAMS.qs > 0
                 && depth > -PARAMS.qs
                 && static_eval < beta

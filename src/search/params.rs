@@ -56,6 +56,9 @@ pub struct Params {
     /// A bounded table score beyond the static evaluation replaces it in futility pruning
     /// and razoring (1) or not (0).
     pub tt_eval: i32,
+    /// Attacker nodes of a VCF search at the first leaf when the side to move can make a
+    /// four (0: off).
+    pub leaf_vcf: i32,
 }
 
 impl Default for Params {
@@ -82,6 +85,7 @@ impl Default for Params {
             se_margin: 5,
             se_neg: 1,
             tt_eval: 1,
+            leaf_vcf: 50,
         }
     }
 }
@@ -119,6 +123,7 @@ pub static PARAMS: Lazy<Params> = Lazy::new(|| {
                 "se_margin" => p.se_margin = x as i32,
                 "se_neg" => p.se_neg = x as i32,
                 "tt_eval" => p.tt_eval = x as i32,
+                "leaf_vcf" => p.leaf_vcf = x as i32,
                 _ => {}
             }
         }
