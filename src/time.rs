@@ -36,7 +36,9 @@ pub const MIN_RESERVE_MS: i64 = 40;
 /// position is usually decided long before the board fills).
 pub const HORIZON_MOVES: i64 = 21;
 /// Time set aside for each of our remaining moves (outside the search), in milliseconds.
-pub const MOVE_OVERHEAD_MS: i64 = 6;
+/// c-gomoku-cli measured 7-13 ms a move for our instant answers at the end of full-board
+/// games (two games at a time on 2 cores), against about 0.1 ms inside the engine.
+pub const MOVE_OVERHEAD_MS: i64 = 10;
 /// At most this many remaining moves get [`MOVE_OVERHEAD_MS`] set aside (enough for every
 /// move of a game that fills a 22x22 board: a fast game that ends in a full-board draw must
 /// still have time for its last moves).
@@ -223,30 +225,32 @@ mod tests {
 
     #[test]
     fn gauntlet_clock_first_move() {
-        // 10 s a game, 1 s a move, empty 15x15 board: 113 x 6 ms set aside, then maximum
-        // min(1000, 9322 / 7) - 100, optimum min(0.9 x 900, 9322 / 21, 900 / 1.7 x 1.1).
+        // 10 s a game, 1 s a move, empty 15x15 board: 113 x 10 ms set aside, then maximum
+        // min(1000, 8870 / 7) - 100, optimum min(0.9 x 900, 8870 / 21, 900 / 1.7 x 1.1).
         let b = tc(Some(1000), Some(10_000), Some(10_000)).budget(0, 225);
         assert_eq!(b.hard_ms, 900);
-        assert_eq!(b.soft_ms, 443);
-        // Later, with 3 s left (2442 after the overhead): the share of the time left binds.
+        assert_eq!(b.soft_ms, 8870 / 21);
+        // Later, with 3 s left (93 x 10 ms set aside: 2070 usable): the share of the time
+        // left binds, 2070 / 7 = 295 less its margin of a tenth.
         let b = tc(Some(1000), Some(10_000), Some(3000)).budget(40, 225);
-        assert_eq!(b.hard_ms, 348 - 40);
-        assert_eq!(b.soft_ms, 116);
-        // Near the end of a long game: 200 ms left, 20 empty points: 140 ms usable.
+        assert_eq!(b.hard_ms, 295 - 40);
+        assert_eq!(b.soft_ms, 2070 / 21);
+        // Near the end of a long game: 200 ms left, 20 empty points: 100 ms usable, a
+        // share of 14 less its margin of a quarter.
         let b = tc(Some(1000), Some(10_000), Some(200)).budget(205, 225);
-        assert_eq!(b.hard_ms, 140 / 7 - 5);
+        assert_eq!(b.hard_ms, 100 / 7 - 3);
     }
 
     #[test]
     fn the_reserve_keeps_time_for_the_last_moves() {
-        // 2 s games, 200 ms a move, a 20x20 board almost full: 30 ms left for our last 10
-        // moves (6 ms each set aside): answer at once.
-        let b = tc(Some(200), Some(2000), Some(30)).budget(380, 400);
+        // 2 s games, 200 ms a move, a 20x20 board almost full: 90 ms left for our last 10
+        // moves (10 ms each set aside): answer at once.
+        let b = tc(Some(200), Some(2000), Some(90)).budget(380, 400);
         assert_eq!(b.hard_ms, 0);
-        // With 100 ms left the 40 ms beyond the reserve are spent over the moves.
-        let b = tc(Some(200), Some(2000), Some(100)).budget(380, 400);
-        assert!(b.hard_ms > 0 && b.hard_ms <= 40 / 7, "{b:?}");
-        // A 1 s game on an empty 20x20 board: the reserve (200 moves x 6 ms) is capped at
+        // With 150 ms left the 50 ms beyond the reserve are spent over the moves.
+        let b = tc(Some(200), Some(2000), Some(150)).budget(380, 400);
+        assert!(b.hard_ms > 0 && b.hard_ms <= 50 / 7, "{b:?}");
+        // A 1 s game on an empty 20x20 board: the reserve (200 moves x 10 ms) is capped at
         // three quarters of the game, so the first move still gets time.
         let b = tc(Some(1000), Some(1000), Some(1000)).budget(0, 400);
         assert!(b.hard_ms > 0, "{b:?}");
@@ -254,10 +258,11 @@ mod tests {
 
     #[test]
     fn long_clock() {
-        // 180 s a game, 30 s a move: 113 x 6 ms set aside, maximum 179 322 / 7 - 100.
+        // 180 s a game, 30 s a move: 113 x 10 ms set aside, maximum 178 870 / 7 - 100,
+        // optimum 178 870 / 21.
         let b = tc(Some(30_000), Some(180_000), Some(180_000)).budget(0, 225);
-        assert_eq!(b.hard_ms, 25_517);
-        assert_eq!(b.soft_ms, 8539);
+        assert_eq!(b.hard_ms, 178_870 / 7 - 100);
+        assert_eq!(b.soft_ms, 178_870 / 21);
     }
 
     #[test]
