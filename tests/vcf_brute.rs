@@ -14,7 +14,7 @@ fn compare(rule: Rule, cases: usize, seed: u64) {
     let mut rng = Rng(seed);
     let stop = AtomicBool::new(false);
     let mut solver = VcfSolver::with_table_bits(14);
-    let (mut checked, mut wins, mut skipped) = (0, 0, 0);
+    let (mut checked, mut wins, mut skipped, mut quiet) = (0, 0, 0, 0);
     for i in 0..cases {
         let size = 7 + rng.below(3);
         let stones = 8 + rng.below(24);
@@ -27,6 +27,19 @@ fn compare(rule: Rule, cases: usize, seed: u64) {
         };
         let r = solver.solve(&mut b, 1_000_000, &stop);
         checked += 1;
+        // Without a five point on either side, the entry point that skips their scans
+        // (the search's leaves) must give the same answer.
+        if fives(&b, b.side_to_move()).is_empty()
+            && fives(&b, b.side_to_move().opponent()).is_empty()
+        {
+            let r2 = solver.solve_without_fives(&mut b, 1_000_000, &stop);
+            assert_eq!(
+                matches!(r2, VcfOutcome::Win(_)),
+                matches!(r, VcfOutcome::Win(_)),
+                "{rule:?} case {i}: solve_without_fives {r2:?}, solve {r:?}"
+            );
+            quiet += 1;
+        }
         match (&r, expect) {
             (VcfOutcome::Win(line), true) => {
                 wins += 1;
@@ -59,9 +72,10 @@ fn compare(rule: Rule, cases: usize, seed: u64) {
         }
     }
     println!(
-        "{:?}: {} positions agree ({} with a VCF), {} skipped (brute force budget), {} caro wins missed",
-        rule, checked - missed, wins, skipped, missed
+        "{:?}: {} positions agree ({} with a VCF), {} skipped (brute force budget), {} caro wins missed, {} without fives checked twice",
+        rule, checked - missed, wins, skipped, missed, quiet
     );
+    assert!(quiet >= checked / 4, "too few positions without fives");
     assert!(missed * 20 <= checked, "too many missed wins");
     assert!(checked >= cases / 2, "too many skipped");
     assert!(

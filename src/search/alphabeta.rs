@@ -989,9 +989,12 @@ impl<'a> Worker<'a> {
                 && static_eval < beta
                 && self.ev.four_line_points(me) > 0
             {
-                let r = self
-                    .vcf
-                    .solve(&mut self.board, PARAMS.leaf_vcf as u64, self.shared.stop);
+                // No five point on either side here (step 3, `forced`).
+                let r = self.vcf.solve_without_fives(
+                    &mut self.board,
+                    PARAMS.leaf_vcf as u64,
+                    self.shared.stop,
+                );
                 self.nodes += self.vcf.nodes();
                 if let VcfOutcome::Win(line) = r {
                     return WIN - ply_i - vcf_line_plies(&mut self.board, &line);
