@@ -458,7 +458,7 @@ impl<'a> Worker<'a> {
                 return r;
             }
         }
-        moves.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        moves.sort_by(order_cmp);
         self.root_moves = moves
             .iter()
             .map(|&(pos, order)| RootMove {
@@ -900,10 +900,26 @@ impl<'a> Worker<'a> {
     fn make(&mut self, p: Pos) {
         self.board.make(p);
         // The child's table entry is loaded while its evaluation is brought up to date.
-        self.shared
-            .tt
-            .prefetch(self.board.hash() ^ (self.board.side_to_move() as u64));
+        self.shared.tt.prefetch(self.tt_key());
         self.ev.make(&self.board);
+    }
+
+    /// The position's table key: the board hash with the side to move.
+    #[inline]
+    fn tt_key(&self) -> u64 {
+        self.board.hash() ^ (self.board.side_to_move() as u64)
+    }
+
+    /// A VCF of the side to move within `nodes` attacker nodes, at a node of `ply` with no
+    /// five point on either side (step 3 passed, not `forced`): the win's score, if any.
+    fn vcf_win(&mut self, nodes: u64, ply_i: i32) -> Option<i32> {
+        match self
+            .vcf
+            .solve_without_fives(&mut self.board, nodes, self.shared.stop)
+        {
+            VcfOutcome::Win(line) => Some(WIN - ply_i - vcf_line_plies(&mut self.board, &line)),
+            _ => None,
+        }
     }
 
     /// Takes back the last [`Worker::make`].
@@ -989,15 +1005,10 @@ impl<'a> Worker<'a> {
                 && static_eval < beta
                 && self.ev.four_line_points(me) > 0
             {
-                // No five point on either side here (step 3, `forced`).
-                let r = self.vcf.solve_without_fives(
-                    &mut self.board,
-                    PARAMS.leaf_vcf as u64,
-                    self.shared.stop,
-                );
+                let win = self.vcf_win(PARAMS.leaf_vcf as u64, ply_i);
                 self.nodes += self.vcf.nodes();
-                if let VcfOutcome::Win(line) = r {
-                    return WIN - ply_i - vcf_line_plies(&mut self.board, &line);
+                if let Some(score) = win {
+                    return score;
                 }
             }
             if PARAMS.qs > 0
@@ -1011,7 +1022,7 @@ impl<'a> Worker<'a> {
         }
         // Step 5: the table; with `tt_eval`, a bounded table score that lies beyond the
         // static evaluation in its bound's direction stands in for it in the pruning below.
-        let key = self.board.hash() ^ (self.board.side_to_move() as u64);
+        let key = self.tt_key();
         let skip = self.skip[ply];
         let mut tt_move = Pos::NONE;
         let mut tt_hit = None;
@@ -1070,11 +1081,8 @@ impl<'a> Worker<'a> {
             && skip == Pos::NONE
             && self.ev.four_line_points(me) > 0
         {
-            if let VcfOutcome::Win(line) =
-                self.vcf
-                    .solve(&mut self.board, NODE_VCF_NODES, self.shared.stop)
-            {
-                return WIN - ply_i - vcf_line_plies(&mut self.board, &line);
+            if let Some(score) = self.vcf_win(NODE_VCF_NODES, ply_i) {
+                return score;
             }
         }
         // Internal iterative reduction: a node the table knows nothing about is searched
@@ -1131,7 +1139,7 @@ impl<'a> Worker<'a> {
                 }
                 moves.swap(i, b);
             } else if i == PICKED_MOVES {
-                moves[i..].sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                moves[i..].sort_unstable_by(order_cmp);
             }
             let p = moves[i].0;
             if p == skip {
@@ -1291,7 +1299,7 @@ impl Worker<'_> {
         // straight four) are settled before this is called.
         let mut moves = MoveList::new();
         movegen::generate_fours(&self.board, &self.ev, &mut moves);
-        moves.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        moves.sort_unstable_by(order_cmp);
         let mut best = stand_pat;
         alpha = alpha.max(stand_pat);
         for &(p, _) in moves.iter() {
@@ -1318,11 +1326,16 @@ impl Worker<'_> {
 /// Moves of a node picked one at a time before the rest are sorted.
 const PICKED_MOVES: usize = 3;
 
-/// Whether move `a` is tried before move `b`: the higher ordering score first, then the
-/// lower point (the order of a full sort by score, descending, then point).
+/// The order moves are tried in: the higher ordering score first, then the lower point.
+#[inline(always)]
+fn order_cmp(a: &(Pos, i32), b: &(Pos, i32)) -> std::cmp::Ordering {
+    b.1.cmp(&a.1).then(a.0.cmp(&b.0))
+}
+
+/// Whether move `a` is tried before move `b` ([`order_cmp`]).
 #[inline(always)]
 fn order_before(a: (Pos, i32), b: (Pos, i32)) -> bool {
-    a.1 > b.1 || (a.1 == b.1 && a.0 < b.0)
+    order_cmp(&a, &b) == std::cmp::Ordering::Less
 }
 
 /// Quiet moves searched at a non-PV node of `depth` before the rest are pruned.
