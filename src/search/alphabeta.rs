@@ -1111,9 +1111,9 @@ impl<'a> Worker<'a> {
             if m.0 == tt_move {
                 m.1 += 1 << 24;
             } else if m.0 == killers[0] || m.0 == killers[1] {
-                m.1 += 500;
+                m.1 += PARAMS.killer;
             }
-            m.1 += self.history[mi][m.0.index()] >> 6;
+            m.1 += self.history[mi][m.0.index()] >> PARAMS.hist_shift;
         }
         // Forced blocks cost no depth; with `ext_three`, neither do answers to an open
         // three, so that threat sequences cost one ply per threat.
