@@ -1111,9 +1111,9 @@ impl<'a> Worker<'a> {
             if m.0 == tt_move {
                 m.1 += 1 << 24;
             } else if m.0 == killers[0] || m.0 == killers[1] {
-                m.1 += PARAMS.killer;
+                m.1 += KILLER_BONUS;
             }
-            m.1 += self.history[mi][m.0.index()] >> PARAMS.hist_shift;
+            m.1 += self.history[mi][m.0.index()] >> HISTORY_SHIFT;
         }
         // Forced blocks cost no depth; with `ext_three`, neither do answers to an open
         // three, so that threat sequences cost one ply per threat.
@@ -1325,6 +1325,14 @@ impl Worker<'_> {
 
 /// Moves of a node picked one at a time before the rest are sorted.
 const PICKED_MOVES: usize = 3;
+
+/// Ordering bonus of the ply's two killer moves, in ordering units (100 a logit of the
+/// learned move ordering; docs/strength.md §2, step 4).
+const KILLER_BONUS: i32 = 500;
+
+/// History scores (at most 8 192) are divided by 2^this in move ordering, so that they add
+/// up to about 1.3 logits (docs/strength.md §2, step 4).
+const HISTORY_SHIFT: i32 = 6;
 
 /// The order moves are tried in: the higher ordering score first, then the lower point.
 #[inline(always)]

@@ -59,10 +59,6 @@ pub struct Params {
     /// Attacker nodes of a VCF search at the first leaf when the side to move can make a
     /// four (0: off).
     pub leaf_vcf: i32,
-    /// Ordering bonus of a killer move (100 units a logit of the learned ordering).
-    pub killer: i32,
-    /// History scores (at most 8 192) are shifted right by this many bits in move ordering.
-    pub hist_shift: i32,
 }
 
 impl Default for Params {
@@ -90,8 +86,6 @@ impl Default for Params {
             se_neg: 1,
             tt_eval: 1,
             leaf_vcf: 50,
-            killer: 500,
-            hist_shift: 6,
         }
     }
 }
@@ -130,8 +124,6 @@ pub static PARAMS: Lazy<Params> = Lazy::new(|| {
                 "se_neg" => p.se_neg = x as i32,
                 "tt_eval" => p.tt_eval = x as i32,
                 "leaf_vcf" => p.leaf_vcf = x as i32,
-                "killer" => p.killer = x as i32,
-                "hist_shift" => p.hist_shift = (x as i32).clamp(0, 15),
                 _ => {}
             }
         }
