@@ -108,6 +108,40 @@ fn selfplay_then_tune_writes_loadable_weights() {
     ]));
     assert!(reply.contains("\"move\""), "{reply}");
 
+    // Fine-tuning (docs/training.md §5): without the factorised stage the L2 penalty pulls
+    // toward the starting tables, so a strong penalty keeps them where they were and none
+    // lets the fit move them.
+    let max_change = |l2: &str| -> i32 {
+        let tuned = dir.join(format!("ft-{l2}.tyw"));
+        run(bin()
+            .args(["tune", "--factor-iters", "0", "--iters", "20", "--no-order"])
+            .args(["--holdout", "3", "--l2", l2, "--base"])
+            .arg(&out)
+            .arg("--data")
+            .arg(&games)
+            .arg("--out")
+            .arg(&tuned));
+        let t = Weights::load(&tuned).expect("the fine-tuned weights load");
+        let mut most = 0;
+        for k in [Kind::Mover, Kind::Waiter] {
+            let (a, b) = (
+                w.get(Rule::Freestyle, Color::Black).table(k),
+                t.get(Rule::Freestyle, Color::Black).table(k),
+            );
+            for (x, y) in a.iter().zip(b) {
+                most = most.max((*x as i32 - *y as i32).abs());
+            }
+        }
+        most
+    };
+    let held = max_change("1");
+    let free = max_change("0");
+    assert!(held <= 1, "a strong pull still moved an entry by {held}");
+    assert!(
+        free > 2,
+        "an unpulled fit moved no entry by more than {free}"
+    );
+
     // A bad --copy is an error with a reason, not a panic.
     let bad = bin()
         .args(["tune", "--copy", "standard"])
