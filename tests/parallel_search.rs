@@ -304,36 +304,38 @@ fn stop_ends_the_search_while_the_threat_helper_is_busy() {
     );
 }
 
-/// Multi-PV and the defensive VCF check: V0261 of the data set with the side to move
-/// swapped (the defender moves; the attacker keeps its VCF). At depth 1 the iteration's best
-/// move leaves the opponent a VCF that the leaves' quiescence search of fours does not see,
-/// so the check plays another move; that move then leads the reported lines, which keep
-/// their number.
+/// Multi-PV and the defensive VCF check: positions of the VCF data set with the side to
+/// move swapped (the defender moves; the attacker keeps its VCF). In some of them the
+/// depth-1 iteration's best move leaves the opponent a VCF that the leaves' quiescence
+/// search of fours does not see, so the check plays another move; that move then leads
+/// the reported lines, which keep their number. (Which positions do depends on the
+/// evaluation weights, so the test takes the first such position of the data set, and
+/// needs one among the first 200.)
 #[test]
 fn multipv_lines_follow_the_defensive_vcf_check() {
-    let case = threat_util::vcf_cases()
-        .into_iter()
-        .find(|c| c.id == "V0261")
-        .expect("V0261 in the data");
-    let mut b = case.board.clone();
-    b.set_side_to_move(b.side_to_move().opponent());
     let limits = Limits {
         max_depth: Some(1),
         multipv: 3,
         ..Limits::default()
     };
-    let mut iteration_best = None;
-    let r = engine(1).think(&b, &limits, &AtomicBool::new(false), &mut |i| {
-        if i.pv_index == 0 {
-            iteration_best = i.pv.first().copied();
+    let mut found = None;
+    for case in threat_util::vcf_cases().into_iter().take(200) {
+        let mut b = case.board.clone();
+        b.set_side_to_move(b.side_to_move().opponent());
+        let mut iteration_best = None;
+        let r = engine(1).think(&b, &limits, &AtomicBool::new(false), &mut |i| {
+            if i.pv_index == 0 {
+                iteration_best = i.pv.first().copied();
+            }
+        });
+        // A position settled before any iteration (a forced move, a root win) is skipped.
+        if iteration_best.is_some() && iteration_best != Some(r.best) {
+            found = Some((case.id.clone(), r));
+            break;
         }
-    });
-    assert!(iteration_best.is_some());
-    assert_ne!(
-        iteration_best,
-        Some(r.best),
-        "the check did not change the move"
-    );
+    }
+    let (id, r) = found.expect("a position where the check changes the depth-1 move");
+    eprintln!("{id}: the check played {}", r.best);
     assert_eq!(r.lines.len(), 3);
     assert_eq!(r.lines[0].pv.first(), Some(&r.best));
 }
