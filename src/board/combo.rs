@@ -51,9 +51,9 @@ pub type Score = i32;
 pub fn pattern_weight(p: Pattern) -> Score {
     match p {
         Pattern::Dead | Pattern::Overline => 0,
-        Pattern::One => 2,
+        Pattern::ClosedOne | Pattern::One => 2,
         Pattern::ClosedTwo => 5,
-        Pattern::OpenTwo => 14,
+        Pattern::OpenTwo | Pattern::OpenTwo3 | Pattern::OpenTwo4 => 14,
         Pattern::ClosedThree => 16,
         Pattern::SplitThree => 40,
         Pattern::OpenThree => 46,
@@ -116,7 +116,7 @@ pub fn combine(pats: [Pattern; 4], forbidden_rules: bool) -> Combo {
             Pattern::Four => fours += 1,
             Pattern::OpenThree | Pattern::SplitThree => threes += 1,
             Pattern::ClosedThree => minor += 1,
-            Pattern::OpenTwo => {
+            Pattern::OpenTwo | Pattern::OpenTwo3 | Pattern::OpenTwo4 => {
                 minor += 1;
                 twos += 1
             }

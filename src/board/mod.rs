@@ -19,7 +19,7 @@ pub mod pattern;
 use crate::core::{check_size, Color, CoordError, Pos, Rule, PAD, POS_COUNT, STRIDE};
 pub use combo::{Combo, ComboTable, Score};
 use once_cell::sync::Lazy;
-pub use pattern::{Pattern, PatternTable};
+pub use pattern::{has_four_line, Pattern, PatternTable};
 
 /// Number of line words kept per direction (diagonals of a 22x22 board need 43).
 pub const LINES: usize = 48;

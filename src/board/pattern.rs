@@ -30,46 +30,65 @@ pub enum Pattern {
     /// Six or more in a row that does not win under the rule (standard, renju black, exact
     /// caro): `xxxXxx`. For renju black this is the overline foul.
     Overline = 1,
-    /// A lone stone with room for a five: `..X..`.
-    One = 2,
+    /// A lone stone with room for a five that can only grow into closed twos: `oX.....`.
+    ClosedOne = 2,
+    /// A lone stone that can grow into an open two: `...X...`.
+    One = 3,
     /// Two stones that can only grow into a closed three: `oxX...`.
-    ClosedTwo = 3,
-    /// Two stones that can grow into an open three: `..xX..`, `.x.X..`.
-    OpenTwo = 4,
+    ClosedTwo = 4,
+    /// Two stones that can grow into an open three, with one or two points that make it one:
+    /// `o.xX...o`, `..x..X..`.
+    OpenTwo = 5,
+    /// An open two with exactly three points that make an open three: `o..xX...`, `..x.X..`.
+    OpenTwo3 = 6,
+    /// An open two with four or more points that make an open three: `...xX...`.
+    OpenTwo4 = 7,
     /// Three stones that can only become a (simple) four: `oxxX..`.
-    ClosedThree = 5,
+    ClosedThree = 8,
     /// A split three: one more stone, inside the group, makes a straight four: `.xX.x.`.
-    SplitThree = 6,
+    SplitThree = 9,
     /// A continuous open three: one more stone at an end makes a straight four: `..xxX..`.
-    OpenThree = 7,
+    OpenThree = 10,
     /// A (simple) four: exactly one point makes a five: `oxxxX.`, `xx.xX`.
-    Four = 8,
+    Four = 11,
     /// A straight (open) four: both ends of a run of four make a five: `.xxxX.`.
-    StraightFour = 9,
+    StraightFour = 12,
     /// Two fours on one line through the stone, not a straight four: `x.xXx.x`.
-    DoubleFour = 10,
+    DoubleFour = 13,
     /// A winning line under the rule (exact five, or five or more where overlines win).
-    Five = 11,
+    Five = 14,
 }
 
 impl Pattern {
-    /// Pattern from its numeric value (`0..=11`); other values map to [`Pattern::Dead`].
+    /// Pattern from its numeric value (`0..=14`); other values map to [`Pattern::Dead`].
     #[inline]
     pub fn from_u8(v: u8) -> Pattern {
         match v {
             1 => Pattern::Overline,
-            2 => Pattern::One,
-            3 => Pattern::ClosedTwo,
-            4 => Pattern::OpenTwo,
-            5 => Pattern::ClosedThree,
-            6 => Pattern::SplitThree,
-            7 => Pattern::OpenThree,
-            8 => Pattern::Four,
-            9 => Pattern::StraightFour,
-            10 => Pattern::DoubleFour,
-            11 => Pattern::Five,
+            2 => Pattern::ClosedOne,
+            3 => Pattern::One,
+            4 => Pattern::ClosedTwo,
+            5 => Pattern::OpenTwo,
+            6 => Pattern::OpenTwo3,
+            7 => Pattern::OpenTwo4,
+            8 => Pattern::ClosedThree,
+            9 => Pattern::SplitThree,
+            10 => Pattern::OpenThree,
+            11 => Pattern::Four,
+            12 => Pattern::StraightFour,
+            13 => Pattern::DoubleFour,
+            14 => Pattern::Five,
             _ => Pattern::Dead,
         }
+    }
+    /// Whether this is an open two of any kind ([`Pattern::OpenTwo`], [`Pattern::OpenTwo3`],
+    /// [`Pattern::OpenTwo4`]).
+    #[inline]
+    pub fn is_open_two(self) -> bool {
+        matches!(
+            self,
+            Pattern::OpenTwo | Pattern::OpenTwo3 | Pattern::OpenTwo4
+        )
     }
     /// Whether this is an open three of either kind (continuous or split).
     #[inline]
@@ -86,6 +105,17 @@ impl Pattern {
             _ => 0,
         }
     }
+}
+
+/// Whether a 16-bit point code (four pattern nibbles, see `crate::board::combo`) has a line
+/// pattern [`Pattern::Four`] or better (`Four`, `StraightFour`, `DoubleFour`, `Five`: values
+/// 11..=14). Each nibble is spread into its own byte and 5 added, so that exactly the values
+/// 11 and above carry into bit 4 of their byte.
+#[inline(always)]
+pub fn has_four_line(code: u16) -> bool {
+    let c = code as u32;
+    let spread = (c & 0x000F) | ((c & 0x00F0) << 4) | ((c & 0x0F00) << 8) | ((c & 0xF000) << 12);
+    spread.wrapping_add(0x0505_0505) & 0x1010_1010 != 0
 }
 
 /// What a point holds, seen from the colour being classified.
@@ -334,9 +364,10 @@ impl Classifier {
         // Below a four: the best shape one more own stone (within four of the centre) makes.
         let mut best_three: Option<Pattern> = None;
         let mut has_four = false;
-        let mut has_three = false;
+        let mut threes = 0;
         let mut has_closed_three = false;
-        let mut has_two = false;
+        let mut has_open_two = false;
+        let mut has_closed_two = false;
         for e in HALF - 4..=HALF + 4 {
             if l[e] != Cell::Empty {
                 continue;
@@ -366,9 +397,10 @@ impl Classifier {
                     );
                 }
                 Pattern::Four | Pattern::DoubleFour => has_four = true,
-                Pattern::OpenThree | Pattern::SplitThree => has_three = true,
+                Pattern::OpenThree | Pattern::SplitThree => threes += 1,
                 Pattern::ClosedThree => has_closed_three = true,
-                Pattern::OpenTwo | Pattern::ClosedTwo => has_two = true,
+                p if p.is_open_two() => has_open_two = true,
+                Pattern::ClosedTwo => has_closed_two = true,
                 _ => {}
             }
         }
@@ -376,12 +408,18 @@ impl Classifier {
             t
         } else if has_four {
             Pattern::ClosedThree
-        } else if has_three {
+        } else if threes >= 4 {
+            Pattern::OpenTwo4
+        } else if threes == 3 {
+            Pattern::OpenTwo3
+        } else if threes > 0 {
             Pattern::OpenTwo
         } else if has_closed_three {
             Pattern::ClosedTwo
-        } else if has_two {
+        } else if has_open_two {
             Pattern::One
+        } else if has_closed_two {
+            Pattern::ClosedOne
         } else {
             Pattern::Dead
         }
@@ -572,10 +610,44 @@ mod tests {
         assert_eq!(fs(".....xxX.x....."), Four);
         assert_eq!(fs("......xxXx....."), StraightFour);
         assert_eq!(fs("....x.xXx.x...."), DoubleFour);
-        assert_eq!(fs("......xX......."), OpenTwo);
+        assert_eq!(fs("......xX......."), OpenTwo4);
         assert_eq!(fs(".....oxX......."), ClosedTwo);
         assert_eq!(fs("......X........"), One);
         assert_eq!(fs("o..Xo"), Dead);
+    }
+
+    #[test]
+    fn four_lines_of_every_code() {
+        for code in 0..=u16::MAX {
+            let want = (0..4).any(|d| {
+                let v = ((code >> (4 * d)) & 0xF) as u8;
+                (Four as u8..=Five as u8).contains(&v)
+            });
+            if (0..4).all(|d| (code >> (4 * d)) & 0xF <= Five as u16) {
+                assert_eq!(has_four_line(code), want, "{code:04x}");
+            }
+        }
+        assert!(has_four_line(Four as u16) && !has_four_line(OpenThree as u16 * 0x1111));
+    }
+
+    #[test]
+    fn finer_ones_and_twos() {
+        for (w, want) in [
+            ("......xX.......", OpenTwo4),
+            ("......x.X......", OpenTwo3),
+            ("o..xX...", OpenTwo3),
+            ("....x..X.......", OpenTwo),
+            ("o.xX...o", OpenTwo),
+            ("o.xX..o", ClosedTwo),
+            ("oxX.....", ClosedTwo),
+            ("......X........", One),
+            ("o.X....", One),
+            ("oX.....", ClosedOne),
+            ("oX....o", ClosedOne),
+            ("oX...o", Dead),
+        ] {
+            assert_eq!(fs(w), want, "{w}");
+        }
     }
 
     #[test]

@@ -4,9 +4,9 @@
 //! is evaluated.
 //!
 //! - A point's *code* for one colour packs its four line patterns
-//!   ([`crate::board::Pattern`], 12 values) in four nibbles. The order of the directions
+//!   ([`crate::board::Pattern`], 15 values) in four nibbles. The order of the directions
 //!   does not matter for the value of a point, so each code maps to the index of its
-//!   multiset of four patterns: [`CANON_CODES`] = C(15, 4) = 1365 classes.
+//!   multiset of four patterns: [`CANON_CODES`] = C(18, 4) = 3060 classes.
 //! - A point's *threat class* is derived from its [`Combo`]: five, straight four (or two
 //!   fours), four-three, four, double three, three (renju black: a double three is a
 //!   forbidden-point candidate, not a threat). The evaluator counts, per colour, the empty
@@ -17,10 +17,10 @@ use crate::board::{Combo, Pattern};
 use crate::core::{Color, Rule};
 use once_cell::sync::Lazy;
 
-/// Number of pattern values ([`Pattern`] `0..=11`).
-pub const PATTERNS: usize = 12;
+/// Number of pattern values ([`Pattern`] `0..=14`).
+pub const PATTERNS: usize = 15;
 /// Number of canonical codes: multisets of four patterns.
-pub const CANON_CODES: usize = 1365;
+pub const CANON_CODES: usize = multichoose(PATTERNS, 4);
 /// Number of threat classes counted per colour.
 pub const CLASSES: usize = 6;
 /// Number of threat masks (11 bits).
@@ -102,7 +102,7 @@ pub fn threat_mask(me: &[u16; CLASSES], opp: &[u16; CLASSES]) -> usize {
         | ((opp[class::THREE] > 0) as usize) << 10
 }
 
-/// Canonical index of every 16-bit code (codes with a nibble above 11 never occur; they map
+/// Canonical index of every 16-bit code (codes with a nibble above 14 never occur; they map
 /// to 0).
 pub static CANON: Lazy<Box<[u16; 1 << 16]>> = Lazy::new(|| {
     let mut t = vec![0u16; 1 << 16];
@@ -137,6 +137,40 @@ pub static CANON_PATTERNS: Lazy<Vec<[Pattern; 4]>> = Lazy::new(|| {
     v
 });
 
+/// Number of canonical codes of the 12-pattern set that weights files of format 1 used
+/// before [`Pattern::ClosedOne`], [`Pattern::OpenTwo3`] and [`Pattern::OpenTwo4`] were split
+/// from [`Pattern::One`] and [`Pattern::OpenTwo`]: C(15, 4).
+pub const LEGACY_CANON_CODES: usize = multichoose(12, 4);
+
+/// For every canonical index, the index of the same multiset in the 12-pattern set (the
+/// split patterns merged back), so that tables of that set can be read.
+pub static LEGACY_INDEX: Lazy<Vec<u16>> = Lazy::new(|| {
+    let coarse = |p: Pattern| -> usize {
+        match p {
+            Pattern::Dead => 0,
+            Pattern::Overline => 1,
+            Pattern::ClosedOne | Pattern::One => 2,
+            Pattern::ClosedTwo => 3,
+            Pattern::OpenTwo | Pattern::OpenTwo3 | Pattern::OpenTwo4 => 4,
+            Pattern::ClosedThree => 5,
+            Pattern::SplitThree => 6,
+            Pattern::OpenThree => 7,
+            Pattern::Four => 8,
+            Pattern::StraightFour => 9,
+            Pattern::DoubleFour => 10,
+            Pattern::Five => 11,
+        }
+    };
+    CANON_PATTERNS
+        .iter()
+        .map(|pats| {
+            let mut p = pats.map(coarse);
+            p.sort_unstable();
+            canon_index_of(p, 12) as u16
+        })
+        .collect()
+});
+
 /// Number of multisets of size `k` from `n` values: C(n + k - 1, k).
 const fn multichoose(n: usize, k: usize) -> usize {
     // C(n + k - 1, k) for k <= 4.
@@ -153,14 +187,20 @@ const fn multichoose(n: usize, k: usize) -> usize {
 /// Index of the sorted multiset `p` (ascending, values below [`PATTERNS`]) in lexicographic
 /// order of all sorted multisets.
 fn canon_index(p: [usize; 4]) -> usize {
+    canon_index_of(p, PATTERNS)
+}
+
+/// Index of the sorted multiset `p` (values below `n`) among all sorted multisets of four
+/// values below `n`, in lexicographic order.
+fn canon_index_of(p: [usize; 4], n: usize) -> usize {
     // Count the multisets that come before p, position by position.
     let mut idx = 0;
     let mut lo = 0;
     for (i, &v) in p.iter().enumerate() {
         let rest = 3 - i;
         for x in lo..v {
-            // Multisets with this position = x and the rest from x..PATTERNS.
-            idx += multichoose(PATTERNS - x, rest);
+            // Multisets with this position = x and the rest from x..n.
+            idx += multichoose(n - x, rest);
         }
         lo = v;
     }
@@ -195,10 +235,10 @@ mod tests {
         assert!(seen.iter().all(|&s| s));
         // Order of the directions does not matter.
         let code = |p: [u16; 4]| p[0] | p[1] << 4 | p[2] << 8 | p[3] << 12;
-        assert_eq!(canon(code([7, 2, 2, 9])), canon(code([2, 9, 7, 2])));
-        assert_ne!(canon(code([7, 2, 2, 9])), canon(code([7, 2, 3, 9])));
+        assert_eq!(canon(code([7, 2, 2, 12])), canon(code([2, 12, 7, 2])));
+        assert_ne!(canon(code([7, 2, 2, 12])), canon(code([7, 2, 3, 12])));
         assert_eq!(
-            CANON_PATTERNS[canon(code([7, 2, 2, 9]))][3],
+            CANON_PATTERNS[canon(code([7, 2, 2, 12]))][3],
             Pattern::StraightFour
         );
     }

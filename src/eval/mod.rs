@@ -39,11 +39,7 @@ pub const ANY_FOUR: usize = CLASSES;
 /// Counts kept per colour.
 pub const COUNTS: usize = CLASSES + 2;
 
-/// Whether a code has a line pattern four or better (pattern values 8..=11 have bit 3 set).
-#[inline(always)]
-pub fn has_four_line(code: u16) -> bool {
-    code & 0x8888 != 0
-}
+pub use crate::board::has_four_line;
 
 /// The incremental part of the evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -268,7 +268,10 @@ impl Weights {
             }
             let kind = Kind::ALL[ki];
             let name = format!("{} {} {:?}", Rule::ALL[ri].name(), colour_name(ci), kind);
-            if len != kind.values() {
+            // Tables of the 12-pattern set (before the open twos and ones were split) are
+            // read and expanded: every finer code takes its coarse code's value.
+            let legacy = kind != Kind::Threat && len == features::LEGACY_CANON_CODES;
+            if len != kind.values() && !legacy {
                 return Err(WeightsError::BadTable(format!(
                     "{name}: {len} values, expected {}",
                     kind.values()
@@ -280,9 +283,14 @@ impl Weights {
             }
             seen[slot] = true;
             let data = r.take(len * 2)?;
+            let value = |i: usize| i16::from_le_bytes([data[2 * i], data[2 * i + 1]]);
             let t = &mut w.colours[ri * 2 + ci].tables[ki];
             for (i, v) in t.iter_mut().enumerate() {
-                *v = i16::from_le_bytes([data[2 * i], data[2 * i + 1]]);
+                *v = if legacy {
+                    value(features::LEGACY_INDEX[i] as usize)
+                } else {
+                    value(i)
+                };
             }
         }
         if r.at != body.len() {
@@ -469,6 +477,58 @@ mod tests {
         ));
         let e = Weights::load(Path::new("/nonexistent/w.tyw")).unwrap_err();
         assert!(e.to_string().contains("cannot read weights file"));
+    }
+
+    /// A file of the 12-pattern set (tables of [`features::LEGACY_CANON_CODES`] values) is
+    /// read, and every finer code gets its coarse code's value.
+    #[test]
+    fn legacy_tables_are_expanded() {
+        use crate::board::Pattern::*;
+        let mut w = sample();
+        for cw in w.colours.iter_mut() {
+            for (k, t) in cw.tables.iter_mut().enumerate() {
+                if Kind::ALL[k] != Kind::Threat {
+                    t.truncate(features::LEGACY_CANON_CODES);
+                }
+            }
+        }
+        let b = w.to_bytes();
+        let e = Weights::from_bytes(&b).expect("legacy file");
+        let legacy = w.get(Rule::Freestyle, Color::White).table(Kind::Mover);
+        let table = e.get(Rule::Freestyle, Color::White).table(Kind::Mover);
+        assert_eq!(table.len(), CANON_CODES);
+        let code = |p: [crate::board::Pattern; 4]| {
+            p.iter()
+                .enumerate()
+                .fold(0u16, |c, (d, &x)| c | (x as u16) << (4 * d))
+        };
+        let idx = |p| features::canon(code(p));
+        // The split patterns share the value of the pattern they were split from ...
+        let a = table[idx([OpenTwo4, One, Dead, Four])];
+        assert_eq!(a, table[idx([OpenTwo, ClosedOne, Dead, Four])]);
+        assert_eq!(a, table[idx([OpenTwo3, One, Dead, Four])]);
+        // ... which is the legacy table's value of the multiset {Dead, One, OpenTwo, Four}
+        // (old pattern values 0, 2, 4, 8), counted in lexicographic order of the old set.
+        let mut old_index = 0;
+        'count: for a in 0..12 {
+            for b in a..12 {
+                for c in b..12 {
+                    for d in c..12 {
+                        if [a, b, c, d] == [0, 2, 4, 8] {
+                            break 'count;
+                        }
+                        old_index += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(a, legacy[old_index]);
+        assert_ne!(a, table[idx([OpenTwo, ClosedTwo, Dead, Four])]);
+        // The threat tables are unchanged.
+        assert_eq!(
+            e.get(Rule::Renju, Color::Black).table(Kind::Threat),
+            w.get(Rule::Renju, Color::Black).table(Kind::Threat)
+        );
     }
 
     #[test]

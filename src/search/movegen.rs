@@ -19,7 +19,7 @@
 //! can only block on a forbidden point leaves black without moves: a loss).
 
 use super::threat::vcf::{five_defences, has_caps};
-use crate::board::{Board, Combo, Pattern};
+use crate::board::{Board, Combo};
 use crate::core::{Color, Pos};
 use crate::eval::{features, Evaluator};
 use smallvec::SmallVec;
@@ -52,11 +52,7 @@ pub enum Node {
 /// Whether some line of `c` at `p` is a four or better.
 #[inline]
 fn has_four_line(board: &Board, c: Color, p: Pos) -> bool {
-    let code = board.code(c, p);
-    (0..4).any(|d| {
-        let v = ((code >> (4 * d)) & 0xF) as u8;
-        v >= Pattern::Four as u8
-    })
+    crate::board::has_four_line(board.code(c, p))
 }
 
 /// Whether a black stone at `p` is a renju foul (only checked where the combo says it may be).

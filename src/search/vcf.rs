@@ -9,8 +9,8 @@
 //!    more five points the attacker (with none) has lost; with one, the attacker's first four
 //!    must be played on it.
 //! 2. At each attacker node the candidate fours are the empty points where some line pattern
-//!    of the attacker is a four or better (`code & 0x8888 != 0`: nibbles 8..=11 are `Four`,
-//!    `StraightFour`, `DoubleFour`, `Five`). They are kept incrementally: the list of a child
+//!    of the attacker is a four or better ([`crate::board::has_four_line`]: `Four`,
+//!    `StraightFour`, `DoubleFour` or `Five`). They are kept incrementally: the list of a child
 //!    node is the parent's list, filtered, plus the points on the four lines through the
 //!    attacker's last stone (a move changes codes only there; a defender stone can only
 //!    remove attacker fours). Renju black never plays a forbidden point
@@ -88,10 +88,10 @@ impl VcfOutcome {
     }
 }
 
-/// Whether `c` has a four or better on some line at empty point `p` (nibble value 8..=11).
+/// Whether `c` has a four or better on some line at empty point `p`.
 #[inline(always)]
 pub fn is_four_point(board: &Board, c: Color, p: Pos) -> bool {
-    board.code(c, p) & 0x8888 != 0
+    crate::board::has_four_line(board.code(c, p))
 }
 
 /// Whether a stone of `c` at empty point `p` is a legal move: always, except for renju black
@@ -161,7 +161,7 @@ fn for_each_new_five(
 pub fn five_points(board: &Board, c: Color, cap: usize) -> Vec<Pos> {
     let mut out = Vec::new();
     for p in board.empty_points() {
-        if board.code(c, p) & 0x8888 != 0 && board.combo(c, p) == Combo::Five {
+        if crate::board::has_four_line(board.code(c, p)) && board.combo(c, p) == Combo::Five {
             out.push(p);
             if out.len() >= cap {
                 break;

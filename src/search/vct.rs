@@ -219,8 +219,8 @@ fn sat(x: u64) -> u32 {
     x.min(INF as u64) as u32
 }
 
-/// Whether some line of `c` at `p` is an open three, a split three or a four (nibbles
-/// 6..=10).
+/// Whether some line of `c` at `p` is an open three, a split three or a four (patterns
+/// `SplitThree..=DoubleFour`).
 #[inline]
 fn is_threat_point(board: &Board, c: Color, p: Pos) -> bool {
     let code = board.code(c, p);

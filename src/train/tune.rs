@@ -255,7 +255,7 @@ fn game_samples(g: &GameRecord, lay: Layout, out: &mut Samples) {
                     hand,
                 });
             }
-            if ev.five_points(s) == 0 && matches!(g.scores.get(i), Some(Some(_))) {
+            if ev.five_points(s) == 0 {
                 let (at, de) = (lay.offset(s, Kind::Attack), lay.offset(s, Kind::Defence));
                 let mut cands = Vec::new();
                 let mut played = None;
@@ -515,11 +515,13 @@ fn order_loss(samples: &[&OrderSample], theta: &[f64], grad: Option<&mut Vec<f64
 struct Factors {
     lay: Layout,
     rule: Rule,
-    /// Per group: [role][pattern 12 + combo 13], then 11 mask bits.
+    /// Per group: [role][pattern 15 + combo 13], then 11 mask bits.
     f: Vec<f64>,
 }
 
-const FPER: usize = 2 * (12 + 13) + 11;
+/// Factors per role: one per pattern, one per combo.
+const FROLE: usize = features::PATTERNS + 13;
+const FPER: usize = 2 * FROLE + 11;
 
 impl Factors {
     fn new(lay: Layout, rule: Rule) -> Factors {
@@ -546,8 +548,8 @@ impl Factors {
                 for idx in 0..CANON_CODES {
                     let pats = CANON_PATTERNS[idx];
                     let combo = combine_idx(idx, self.rule, c);
-                    let v: f64 = pats.iter().map(|&p| f[r * 25 + p as usize]).sum::<f64>()
-                        + f[r * 25 + 12 + combo as usize];
+                    let v: f64 = pats.iter().map(|&p| f[r * FROLE + p as usize]).sum::<f64>()
+                        + f[r * FROLE + features::PATTERNS + combo as usize];
                     theta[off + idx] = v;
                 }
             }
@@ -555,7 +557,7 @@ impl Factors {
             for mask in 0..MASKS {
                 theta[off + mask] = (0..11)
                     .filter(|b| mask >> b & 1 == 1)
-                    .map(|b| f[50 + b])
+                    .map(|b| f[2 * FROLE + b])
                     .sum();
             }
         }
@@ -574,9 +576,10 @@ impl Factors {
                         continue;
                     }
                     for &p in &CANON_PATTERNS[idx] {
-                        o[r * 25 + p as usize] += gv;
+                        o[r * FROLE + p as usize] += gv;
                     }
-                    o[r * 25 + 12 + combine_idx(idx, self.rule, c) as usize] += gv;
+                    o[r * FROLE + features::PATTERNS + combine_idx(idx, self.rule, c) as usize] +=
+                        gv;
                 }
             }
             let off = self.lay.offset(c, Kind::Threat);
@@ -584,7 +587,7 @@ impl Factors {
                 let gv = grad[off + mask];
                 for b in 0..11 {
                     if mask >> b & 1 == 1 {
-                        o[50 + b] += gv;
+                        o[2 * FROLE + b] += gv;
                     }
                 }
             }
