@@ -142,6 +142,46 @@ fn selfplay_then_tune_writes_loadable_weights() {
         "an unpulled fit moved no entry by more than {free}"
     );
 
+    // Records without search scores (a match against another engine converted to the game
+    // format) still teach the move ordering: every move after the opening is a sample.
+    let bare = dir.join("bare.txt");
+    let stripped: String = text
+        .lines()
+        .map(|l| {
+            l.split(' ')
+                .map(|f| f.split(':').next().unwrap())
+                .collect::<Vec<_>>()
+                .join(" ")
+                + "\n"
+        })
+        .collect();
+    assert!(!stripped.contains(':') && stripped != text);
+    std::fs::write(&bare, stripped).unwrap();
+    let log = run(bin()
+        .args([
+            "tune",
+            "--factor-iters",
+            "0",
+            "--iters",
+            "20",
+            "--holdout",
+            "3",
+        ])
+        .arg("--base")
+        .arg(&out)
+        .arg("--data")
+        .arg(&bare)
+        .arg("--out")
+        .arg(dir.join("bare.tyw")));
+    let losses = log
+        .split("ordering loss train ")
+        .nth(1)
+        .and_then(|t| t.split(',').next())
+        .expect("an ordering-loss line");
+    let (a, b) = losses.split_once(" -> ").expect("A -> B");
+    let (a, b): (f64, f64) = (a.trim().parse().unwrap(), b.trim().parse().unwrap());
+    assert!(a > 0.0 && b < a, "ordering loss {a} -> {b}\n{log}");
+
     // A bad --copy is an error with a reason, not a panic.
     let bad = bin()
         .args(["tune", "--copy", "standard"])
