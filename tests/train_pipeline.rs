@@ -17,6 +17,18 @@ fn run(cmd: &mut Command) -> String {
     text
 }
 
+/// The training loss before and after a fit from the summary `tune` prints:
+/// "`stage` loss train A -> B".
+fn train_loss(log: &str, stage: &str) -> (f64, f64) {
+    let losses = log
+        .split(&format!("{stage} loss train "))
+        .nth(1)
+        .and_then(|t| t.split(',').next())
+        .unwrap_or_else(|| panic!("no {stage} training-loss line in\n{log}"));
+    let (a, b) = losses.split_once(" -> ").expect("A -> B");
+    (a.trim().parse().unwrap(), b.trim().parse().unwrap())
+}
+
 #[test]
 fn selfplay_then_tune_writes_loadable_weights() {
     let dir = std::env::temp_dir().join(format!("tianyuan-train-{}", std::process::id()));
@@ -83,13 +95,7 @@ fn selfplay_then_tune_writes_loadable_weights() {
         "{log}"
     );
     // The fit reduces the training loss: "evaluation loss train A -> B".
-    let losses = log
-        .split("evaluation loss train ")
-        .nth(1)
-        .and_then(|t| t.split(',').next())
-        .expect("a training-loss line");
-    let (a, b) = losses.split_once(" -> ").expect("A -> B");
-    let (a, b): (f64, f64) = (a.trim().parse().unwrap(), b.trim().parse().unwrap());
+    let (a, b) = train_loss(&log, "evaluation");
     assert!(b < a, "training loss {a} -> {b}\n{log}");
 
     let w = Weights::load(&out).expect("the written weights load");
@@ -173,13 +179,7 @@ fn selfplay_then_tune_writes_loadable_weights() {
         .arg(&bare)
         .arg("--out")
         .arg(dir.join("bare.tyw")));
-    let losses = log
-        .split("ordering loss train ")
-        .nth(1)
-        .and_then(|t| t.split(',').next())
-        .expect("an ordering-loss line");
-    let (a, b) = losses.split_once(" -> ").expect("A -> B");
-    let (a, b): (f64, f64) = (a.trim().parse().unwrap(), b.trim().parse().unwrap());
+    let (a, b) = train_loss(&log, "ordering");
     assert!(a > 0.0 && b < a, "ordering loss {a} -> {b}\n{log}");
 
     // A bad --copy is an error with a reason, not a panic.

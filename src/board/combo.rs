@@ -116,7 +116,7 @@ pub fn combine(pats: [Pattern; 4], forbidden_rules: bool) -> Combo {
             Pattern::Four => fours += 1,
             Pattern::OpenThree | Pattern::SplitThree => threes += 1,
             Pattern::ClosedThree => minor += 1,
-            Pattern::OpenTwo | Pattern::OpenTwo3 | Pattern::OpenTwo4 => {
+            p if p.is_open_two() => {
                 minor += 1;
                 twos += 1
             }

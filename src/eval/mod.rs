@@ -39,7 +39,7 @@ pub const ANY_FOUR: usize = CLASSES;
 /// Counts kept per colour.
 pub const COUNTS: usize = CLASSES + 2;
 
-pub use crate::board::has_four_line;
+use crate::board::has_four_line;
 
 /// The incremental part of the evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,7 +18,7 @@
 //! Under renju, black's forbidden points are removed (so a five point of white that black
 //! can only block on a forbidden point leaves black without moves: a loss).
 
-use super::threat::vcf::{five_defences, has_caps};
+use super::threat::vcf::{five_defences, has_caps, is_four_point};
 use crate::board::{Board, Combo};
 use crate::core::{Color, Pos};
 use crate::eval::{features, Evaluator};
@@ -47,12 +47,6 @@ pub enum Node {
         /// possible only if this is not zero).
         fours: u32,
     },
-}
-
-/// Whether some line of `c` at `p` is a four or better.
-#[inline]
-fn has_four_line(board: &Board, c: Color, p: Pos) -> bool {
-    crate::board::has_four_line(board.code(c, p))
 }
 
 /// Whether a black stone at `p` is a renju foul (only checked where the combo says it may be).
@@ -104,7 +98,7 @@ pub fn generate_fours(board: &Board, ev: &Evaluator, out: &mut MoveList) {
     let me = board.side_to_move();
     let renju_me = board.rule().has_forbidden(me);
     for_each_candidate(board, &mut |p| {
-        if has_four_line(board, me, p) && !(renju_me && is_foul(board, me, p, board.combo(me, p))) {
+        if is_four_point(board, me, p) && !(renju_me && is_foul(board, me, p, board.combo(me, p))) {
             out.push((p, order_score(board, ev, me, p)));
         }
     });
@@ -210,8 +204,8 @@ pub fn generate(board: &mut Board, ev: &Evaluator, out: &mut MoveList) -> Node {
         out.retain(|&mut (p, _)| {
             let mc = board.combo(me, p);
             mc >= Combo::Four && mc != Combo::DoubleThree
-                || has_four_line(board, me, p)
-                || has_four_line(board, opp, p)
+                || is_four_point(board, me, p)
+                || is_four_point(board, opp, p)
         });
         if renju_me {
             out.retain(|&mut (p, _)| !is_foul(board, me, p, board.combo(me, p)));

@@ -29,7 +29,7 @@ use crate::board::{Board, Combo, Pattern};
 use crate::core::{Color, Rule};
 use crate::eval::features::{self, canon, CANON_CODES, CANON_PATTERNS, MASKS};
 use crate::eval::weights::{Kind, Weights};
-use crate::eval::{has_four_line, Evaluator, EVAL_SCALE};
+use crate::eval::{Evaluator, EVAL_SCALE};
 use clap::Args;
 use rayon::prelude::*;
 use std::path::Path;
@@ -290,7 +290,6 @@ fn game_samples(g: &GameRecord, lay: Layout, out: &mut Samples) {
         }
         board.make(mv);
     }
-    let _ = has_four_line;
 }
 
 /// The L2 penalty `l2 * (x[i] - anchor[i])^2` summed over the parameters `fitted(i)`, its
