@@ -7,6 +7,7 @@
 //! [`PictureArgs`] the tools also draw the position: a text diagram on stdout (`--board`) and
 //! an SVG file (`--svg FILE`), both in the orientation of docs/rules.md §1.
 
+pub mod label;
 pub mod play;
 
 use crate::board::Board;

@@ -36,6 +36,8 @@ enum Command {
     Match(tianyuan::arena::MatchArgs),
     /// Play the engine against itself and write the games for training.
     Selfplay(tianyuan::train::selfplay::SelfplayArgs),
+    /// Re-score the moves of game records with an engine's search (for `tune`).
+    Label(cli::label::LabelArgs),
     /// Fit the evaluation and move-ordering weights to self-play games.
     Tune(tianyuan::train::tune::TuneArgs),
     /// Opening tools: identify a renju opening, make an opening-rule decision, generate a
@@ -87,6 +89,7 @@ fn main() {
         Some(Command::Play(a)) => cli::play::run(&a),
         Some(Command::Match(a)) => tianyuan::arena::run(a),
         Some(Command::Selfplay(a)) => tianyuan::train::selfplay::run(&a),
+        Some(Command::Label(a)) => cli::label::run(&a),
         Some(Command::Tune(a)) => tianyuan::train::tune::run(&a),
         Some(Command::Openings(a)) => tianyuan::openings_cli::run(&a),
         Some(Command::Serve(a)) => tianyuan::web::run(&a),

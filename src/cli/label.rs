@@ -1,0 +1,281 @@
+//! `label`: re-scores the moves of game records with a search of another engine (or of this
+//! one), for the evaluation fit (docs/training.md §6).
+//!
+//! For every move after a record's opening the position before it is sent to the engine
+//! with `BOARD` (a node limit by `INFO max_node`, a turn limit by `INFO timeout_turn`), and
+//! the last evaluation the engine prints in its `MESSAGE` lines before its move becomes
+//! that move's `:score` (from the mover's view, as the records keep it). Moves, results and
+//! openings are copied unchanged; a position the engine gives no evaluation for keeps no
+//! score.
+
+use crate::arena::player::{is_info_line, EngineSpec, MoveReply, Player, Reply};
+use crate::train::data::{read_games, write_header, GameRecord};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Options of `label`.
+#[derive(Args, Debug, Clone)]
+pub struct LabelArgs {
+    /// The labelling engine's command line (a Piskvork/Gomocup brain that prints its
+    /// evaluation in `MESSAGE` lines, as `Eval 35` / `Eval +M7` or `ev 35` / `ev -M4`).
+    #[arg(long)]
+    pub engine: String,
+    /// Game files (the `selfplay` format, docs/training.md §1).
+    #[arg(long, num_args = 1.., required = true)]
+    pub data: Vec<PathBuf>,
+    /// Output game file (overwritten).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Node limit of each search (`INFO max_node`).
+    #[arg(long, default_value_t = 10_000)]
+    pub nodes: u64,
+    /// Turn limit of each search in milliseconds (`INFO timeout_turn`), a cap in case the
+    /// engine ignores the node limit.
+    #[arg(long, default_value_t = 300)]
+    pub turn_ms: u64,
+    /// Pause after each answer before the next request, in milliseconds (some engines drop
+    /// a request that arrives while their search thread is still winding down).
+    #[arg(long, default_value_t = 5)]
+    pub pause_ms: u64,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The evaluation in an engine's `MESSAGE` line, in the records' units (wins `30000 -
+/// plies`): the value after a word `eval` or `ev` (any case), a plain integer or a mate
+/// `+M<n>` / `-M<n>` / `M<n>`. `None` when the line has none.
+pub fn parse_eval(line: &str) -> Option<i32> {
+    let mut words = line.split_whitespace();
+    while let Some(w) = words.next() {
+        let w = w.trim_end_matches([':', '=']);
+        if !(w.eq_ignore_ascii_case("eval") || w.eq_ignore_ascii_case("ev")) {
+            continue;
+        }
+        let v = words.next()?.trim_end_matches([',', '|']);
+        let (neg, body) = match v.as_bytes().first()? {
+            b'-' => (true, &v[1..]),
+            b'+' => (false, &v[1..]),
+            _ => (false, v),
+        };
+        let value = if let Some(n) = body.strip_prefix(['M', 'm']) {
+            30_000 - n.parse::<i32>().ok()?.clamp(0, 1_000)
+        } else {
+            body.parse::<i32>().ok()?.clamp(-30_000, 30_000)
+        };
+        return Some(if neg { -value } else { value });
+    }
+    None
+}
+
+/// The `BOARD` block of the position before move `upto` of `g` (side to move's stones `1`).
+fn board_block(g: &GameRecord, upto: usize) -> String {
+    let mut s = String::from("BOARD\n");
+    for (j, p) in g.moves[..upto].iter().enumerate() {
+        let own = if (upto - j).is_multiple_of(2) { 1 } else { 2 };
+        s.push_str(&format!("{},{},{}\n", p.x(), p.y(), own));
+    }
+    s.push_str("DONE\n");
+    s
+}
+
+/// A running labelling engine and the board size and rule it was last given.
+struct Labeller {
+    spec: Arc<EngineSpec>,
+    player: Option<Player>,
+    size: (usize, usize),
+    rule: i64,
+    args: LabelArgs,
+}
+
+impl Labeller {
+    /// The engine, started (and given `START` and the `INFO` block) for `g`'s board and rule.
+    fn ready(&mut self, g: &GameRecord) -> Result<&mut Player, String> {
+        let size = (g.width, g.height);
+        let rule = g.rule.gomocup_value();
+        if self.player.is_none() || self.size != size {
+            if self.player.is_none() {
+                self.player = Some(Player::spawn(self.spec.clone()).map_err(|e| e.to_string())?);
+            }
+            let p = self.player.as_mut().expect("spawned");
+            let start = if size.0 == size.1 {
+                format!("START {}\n", size.0)
+            } else {
+                format!("RECTSTART {},{}\n", size.0, size.1)
+            };
+            let t = p.send(&start).map_err(|e| e.to_string())?;
+            match p.read_reply(t, Duration::from_secs(30)) {
+                Reply::Line(l, _) if l.eq_ignore_ascii_case("OK") => {}
+                other => return Err(format!("engine refused {}: {other:?}", start.trim())),
+            }
+            let a = &self.args;
+            p.send(&format!(
+                "INFO timeout_match 100000000\nINFO time_left 100000000\n\
+                 INFO timeout_turn {}\nINFO max_node {}\nINFO max_memory 268435456\n",
+                a.turn_ms, a.nodes
+            ))
+            .map_err(|e| e.to_string())?;
+            self.size = size;
+            self.rule = -1;
+        }
+        let p = self.player.as_mut().expect("started");
+        if self.rule != rule {
+            p.send(&format!("INFO rule {rule}\n"))
+                .map_err(|e| e.to_string())?;
+            self.rule = rule;
+        }
+        Ok(p)
+    }
+
+    /// The engine's evaluation of the position before move `upto` of `g`. A timeout or a
+    /// garbled answer gives `None` and restarts the engine; a crash is an error.
+    fn label(&mut self, g: &GameRecord, upto: usize) -> Result<Option<i32>, String> {
+        let limit = Duration::from_millis(self.args.turn_ms + 10_000);
+        let pause = Duration::from_millis(self.args.pause_ms);
+        let p = self.ready(g)?;
+        p.start_log(Instant::now());
+        let t = p.send(&board_block(g, upto)).map_err(|e| e.to_string())?;
+        let reply = p.read_move(t, Some(limit));
+        let eval = p
+            .take_log()
+            .iter()
+            .filter(|e| e.dir == '<' && is_info_line(&e.text))
+            .filter_map(|e| parse_eval(&e.text))
+            .next_back();
+        match reply {
+            MoveReply::Move { .. } => {
+                std::thread::sleep(pause);
+                Ok(eval)
+            }
+            MoveReply::Timeout(_) | MoveReply::Garbage(..) => {
+                if let Some(mut p) = self.player.take() {
+                    p.kill();
+                }
+                Ok(None)
+            }
+            MoveReply::Crash(why) => Err(format!("engine crashed: {why}")),
+        }
+    }
+}
+
+/// Runs `label` (see the module docs); returns the exit status (2 on bad input, an
+/// unreadable file or an engine that cannot be run).
+pub fn run(args: &LabelArgs) -> i32 {
+    let bad = crate::cli::bad_input;
+    let spec = match EngineSpec::new(&args.engine) {
+        Ok(s) => Arc::new(s),
+        Err(e) => return bad(&format!("bad --engine: {e}")),
+    };
+    let mut games = Vec::new();
+    for path in &args.data {
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) => return bad(&format!("cannot open {}: {e}", path.display())),
+        };
+        match read_games(&mut std::io::BufReader::new(file)) {
+            Ok(g) => games.extend(g),
+            Err(e) => return bad(&format!("{}: {e}", path.display())),
+        }
+    }
+    let file = match std::fs::File::create(&args.out) {
+        Ok(f) => f,
+        Err(e) => return bad(&format!("cannot create {}: {e}", args.out.display())),
+    };
+    let mut out = std::io::BufWriter::new(file);
+    if let Err(e) = write_header(&mut out) {
+        return bad(&format!("cannot write {}: {e}", args.out.display()));
+    }
+    let total: usize = games
+        .iter()
+        .map(|g| g.moves.len().saturating_sub(g.opening))
+        .sum();
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} positions {msg} [{elapsed} < {eta}]")
+            .expect("valid template"),
+    );
+    let mut lab = Labeller {
+        spec,
+        player: None,
+        size: (0, 0),
+        rule: -1,
+        args: args.clone(),
+    };
+    let (mut labelled, mut missing) = (0usize, 0usize);
+    for mut g in games {
+        for i in g.opening..g.moves.len() {
+            let v = match lab.label(&g, i) {
+                Ok(v) => v,
+                Err(e) => return bad(&e),
+            };
+            if v.is_some() {
+                labelled += 1;
+            } else {
+                missing += 1;
+            }
+            g.scores[i] = v;
+            bar.inc(1);
+        }
+        if let Err(e) = writeln!(out, "{}", g.to_line()) {
+            return bad(&format!("cannot write {}: {e}", args.out.display()));
+        }
+    }
+    bar.finish_and_clear();
+    if let Some(p) = lab.player.take() {
+        p.end(Duration::from_secs(2));
+    }
+    if let Err(e) = out.flush() {
+        return bad(&format!("cannot write {}: {e}", args.out.display()));
+    }
+    println!(
+        "{labelled} positions labelled, {missing} without an evaluation -> {}",
+        args.out.display()
+    );
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evaluations_of_both_formats() {
+        assert_eq!(
+            parse_eval("MESSAGE Speed 959K | Depth 7-11 | Eval 36 | Node 959 | Time 1ms"),
+            Some(36)
+        );
+        assert_eq!(
+            parse_eval("MESSAGE Depth 21-20 | Eval +M23 | Node 135K"),
+            Some(29_977)
+        );
+        assert_eq!(parse_eval("MESSAGE Eval -M4 | Node 1"), Some(-29_996));
+        assert_eq!(
+            parse_eval("MESSAGE depth 15-30 ev -61 n 651768 tm 484"),
+            Some(-61)
+        );
+        assert_eq!(
+            parse_eval("MESSAGE depth 12-22 ev +M23 n 628792"),
+            Some(29_977)
+        );
+        assert_eq!(parse_eval("MESSAGE Bestline I8 I9 H9"), None);
+        assert_eq!(parse_eval("MESSAGE eval x"), None);
+        assert_eq!(parse_eval("MESSAGE ev"), None);
+    }
+
+    #[test]
+    fn board_block_marks_the_side_to_move() {
+        let g = GameRecord::parse("freestyle 15x15 black 1 h8 i9 h9 i10", 1).unwrap();
+        // Before move 3 (i10, white to move): white's i9 is the only own stone.
+        assert_eq!(board_block(&g, 3), "BOARD\n7,7,2\n8,8,1\n7,8,2\nDONE\n");
+        // Before move 2 (h9, black to move): black's h8 is own.
+        assert_eq!(board_block(&g, 2), "BOARD\n7,7,1\n8,8,2\nDONE\n");
+    }
+}
