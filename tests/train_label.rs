@@ -8,11 +8,28 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
 }
 
-#[test]
-fn label_scores_every_searched_move() {
-    let dir = std::env::temp_dir().join(format!("tianyuan-label-{}", std::process::id()));
+/// A fresh temporary directory for one test.
+fn fresh_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tianyuan-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The game records of a file in the `selfplay` format.
+fn records(path: &std::path::Path) -> Vec<GameRecord> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .enumerate()
+        .map(|(i, l)| GameRecord::parse(l, i + 1).unwrap())
+        .collect()
+}
+
+#[test]
+fn label_scores_every_searched_move() {
+    let dir = fresh_dir("label");
     let games = dir.join("games.txt");
     let out = dir.join("labelled.txt");
     // Two records: in the first black makes an open three on the h column (h8 h9 h10),
@@ -39,19 +56,8 @@ fn label_scores_every_searched_move() {
     assert!(o.status.success(), "label failed: {log}");
     assert!(log.contains("7 positions labelled, 3 without"), "{log}");
     let text = std::fs::read_to_string(&out).unwrap();
-    let recs: Vec<GameRecord> = text
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .enumerate()
-        .map(|(i, l)| GameRecord::parse(l, i + 1).unwrap())
-        .collect();
-    let orig: Vec<GameRecord> = std::fs::read_to_string(&games)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .enumerate()
-        .map(|(i, l)| GameRecord::parse(l, i + 1).unwrap())
-        .collect();
+    let recs = records(&out);
+    let orig = records(&games);
     assert_eq!(recs.len(), 2);
     for (r, g) in recs.iter().zip(&orig) {
         assert_eq!(
@@ -83,9 +89,7 @@ fn label_scores_every_searched_move() {
 
 #[test]
 fn label_reports_an_engine_that_cannot_start() {
-    let dir = std::env::temp_dir().join(format!("tianyuan-label-bad-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("label-bad");
     let games = dir.join("games.txt");
     std::fs::write(
         &games,

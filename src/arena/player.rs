@@ -219,6 +219,23 @@ pub fn parse_move_line(line: &str) -> Option<(i64, i64)> {
     Some((num(a)?, num(b)?))
 }
 
+/// The `BOARD` request of a position (docs/protocol.md §2.7): one `x,y,field` line per stone
+/// in the order given, field `1` for the stones of the side asked to move (`own` true) and
+/// `2` for the opponent's, then `DONE`.
+pub fn board_request(stones: impl IntoIterator<Item = (crate::core::Pos, bool)>) -> String {
+    let mut s = String::from("BOARD\n");
+    for (p, own) in stones {
+        s.push_str(&format!(
+            "{},{},{}\n",
+            p.x(),
+            p.y(),
+            if own { 1 } else { 2 }
+        ));
+    }
+    s.push_str("DONE\n");
+    s
+}
+
 /// Whether a line is a `MESSAGE`/`DEBUG` line that managers skip (keyword in any case,
 /// followed by a space or nothing).
 pub fn is_info_line(line: &str) -> bool {

@@ -26,7 +26,7 @@
 
 pub mod opening_phase;
 
-use super::player::{MoveReply, Player, Reply};
+use super::player::{board_request, MoveReply, Player, Reply};
 use crate::board::{Board, ForbiddenKind, GameResult};
 use crate::core::{Color, Pos, Rule};
 use std::time::{Duration, Instant};
@@ -502,13 +502,7 @@ impl<'a> Game<'a> {
             let p = last.expect("one stone");
             return format!("TURN {},{}\n", p.x(), p.y());
         }
-        let mut s = String::from("BOARD\n");
-        for m in &self.moves {
-            let field = if m.color == color { 1 } else { 2 };
-            s.push_str(&format!("{},{},{}\n", m.pos.x(), m.pos.y(), field));
-        }
-        s.push_str("DONE\n");
-        s
+        board_request(self.moves.iter().map(|m| (m.pos, m.color == color)))
     }
 
     /// Turns a reply's numbers into an empty board point.

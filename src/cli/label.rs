@@ -8,7 +8,7 @@
 //! openings are copied unchanged; a position the engine gives no evaluation for keeps no
 //! score.
 
-use crate::arena::player::{is_info_line, EngineSpec, MoveReply, Player, Reply};
+use crate::arena::player::{board_request, is_info_line, EngineSpec, MoveReply, Player, Reply};
 use crate::train::data::{read_games, write_header, GameRecord};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -72,15 +72,15 @@ pub fn parse_eval(line: &str) -> Option<i32> {
     None
 }
 
-/// The `BOARD` block of the position before move `upto` of `g` (side to move's stones `1`).
+/// The `BOARD` request of the position before move `upto` of `g` (the side to move's
+/// stones, those of `upto`'s parity, are its own).
 fn board_block(g: &GameRecord, upto: usize) -> String {
-    let mut s = String::from("BOARD\n");
-    for (j, p) in g.moves[..upto].iter().enumerate() {
-        let own = if (upto - j).is_multiple_of(2) { 1 } else { 2 };
-        s.push_str(&format!("{},{},{}\n", p.x(), p.y(), own));
-    }
-    s.push_str("DONE\n");
-    s
+    board_request(
+        g.moves[..upto]
+            .iter()
+            .enumerate()
+            .map(|(j, &p)| (p, (upto - j).is_multiple_of(2))),
+    )
 }
 
 /// A running labelling engine and the board size and rule it was last given.
@@ -88,7 +88,8 @@ struct Labeller {
     spec: Arc<EngineSpec>,
     player: Option<Player>,
     size: (usize, usize),
-    rule: i64,
+    /// The `INFO rule` value last sent since the last `START` (`None`: none yet).
+    rule: Option<i64>,
     args: LabelArgs,
 }
 
@@ -120,13 +121,13 @@ impl Labeller {
             ))
             .map_err(|e| e.to_string())?;
             self.size = size;
-            self.rule = -1;
+            self.rule = None;
         }
         let p = self.player.as_mut().expect("started");
-        if self.rule != rule {
+        if self.rule != Some(rule) {
             p.send(&format!("INFO rule {rule}\n"))
                 .map_err(|e| e.to_string())?;
-            self.rule = rule;
+            self.rule = Some(rule);
         }
         Ok(p)
     }
@@ -206,7 +207,7 @@ pub fn run(args: &LabelArgs) -> i32 {
         spec,
         player: None,
         size: (0, 0),
-        rule: -1,
+        rule: None,
         args: args.clone(),
     };
     let (mut labelled, mut missing) = (0usize, 0usize);

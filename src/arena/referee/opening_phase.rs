@@ -12,7 +12,7 @@
 //! Seats: seat 0 is the first player (the one who opens), seat 1 the second. Colours follow
 //! the decisions; the game keeps which seat holds black (`GameRecord::colors_swapped` after).
 
-use super::super::player::{parse_move_line, MoveReply, Player, Reply};
+use super::super::player::{board_request, parse_move_line, MoveReply, Player, Reply};
 use super::{Forfeit, Game, MoveRecord, Termination, UNLIMITED_TIME_LEFT};
 use crate::board::{ForbiddenKind, GameResult};
 use crate::core::{Color, Pos};
@@ -452,12 +452,7 @@ impl Game<'_> {
     ) -> Result<(Pos, u64), Forfeit> {
         let cfg = self.cfg;
         let color = self.color_of_seat(seat);
-        let mut req = String::from("BOARD\n");
-        for m in &self.moves {
-            let f = if m.color == color { 1 } else { 2 };
-            req.push_str(&format!("{},{},{}\n", m.pos.x(), m.pos.y(), f));
-        }
-        req.push_str("DONE\n");
+        let req = board_request(self.moves.iter().map(|m| (m.pos, m.color == color)));
         let time_left = if cfg.tc.game_ms > 0 {
             self.left_ms[seat]
         } else {
