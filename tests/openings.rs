@@ -547,6 +547,10 @@ fn committed_suites() {
         ("balanced_freestyle20", Rule::Freestyle, 20),
         ("balanced_standard15", Rule::Standard, 15),
         ("balanced_renju15", Rule::Renju, 15),
+        ("check_freestyle15", Rule::Freestyle, 15),
+        ("check2_freestyle15", Rule::Freestyle, 15),
+        ("check3_freestyle15", Rule::Freestyle, 15),
+        ("check_renju15", Rule::Renju, 15),
     ] {
         let read = |ext: &str| {
             tianyuan::arena::openings::read_openings(&root.join(format!("{name}{ext}")), size, rule)
