@@ -116,3 +116,60 @@ fn label_reports_an_engine_that_cannot_start() {
         "{err}"
     );
 }
+
+/// A brain that answers its first `BOARD` with `MESSAGE ev 111`, its move, and then a late
+/// `MESSAGE ev 999` after the move, and every later `BOARD` with a move alone.
+const LATE_TALKER: &str = r#"#!/usr/bin/env python3
+import sys
+n = 0
+for line in sys.stdin:
+    w = line.strip().upper()
+    if w.startswith("START"):
+        sys.stdout.write("OK\n"); sys.stdout.flush()
+    elif w == "DONE":
+        n += 1
+        if n == 1:
+            sys.stdout.write("MESSAGE ev 111\n0,0\nMESSAGE ev 999\n")
+        else:
+            sys.stdout.write("0,1\n")
+        sys.stdout.flush()
+    elif w == "END":
+        break
+"#;
+
+#[test]
+fn label_ignores_lines_after_the_move() {
+    let dir = fresh_dir("label-late");
+    let engine = dir.join("late.py");
+    std::fs::write(&engine, LATE_TALKER).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let games = dir.join("games.txt");
+    let out = dir.join("labelled.txt");
+    std::fs::write(
+        &games,
+        "# tianyuan-games 1\nfreestyle 15x15 black 1 h8 i9 h9\n",
+    )
+    .unwrap();
+    let o = bin()
+        .args(["label", "--quiet", "--engine"])
+        .arg(&engine)
+        .arg("--data")
+        .arg(&games)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "label failed: {log}");
+    // The first position gets the evaluation printed before the move; the second, answered
+    // without one, stays unscored instead of taking the late line of the first search.
+    assert_eq!(
+        records(&out)[0].scores,
+        vec![None, Some(111), None],
+        "{log}"
+    );
+}

@@ -138,6 +138,9 @@ impl Labeller {
         let limit = Duration::from_millis(self.args.turn_ms + 10_000);
         let pause = Duration::from_millis(self.args.pause_ms);
         let p = self.ready(g)?;
+        // Lines the engine printed after its last move (a late `MESSAGE` of the previous
+        // search) must not be read as this position's evaluation.
+        p.drain();
         p.start_log(Instant::now());
         let t = p.send(&board_block(g, upto)).map_err(|e| e.to_string())?;
         let reply = p.read_move(t, Some(limit));
