@@ -68,6 +68,12 @@ pub struct TuneArgs {
     /// Weight of the recorded search score in the target (0: results only).
     #[arg(long, default_value_t = 0.5)]
     pub lambda: f64,
+    /// Recorded search scores are clamped to ± this many evaluation units before their
+    /// scale is fitted and they enter the target (0: no clamp, a proven win counts as
+    /// certain). A cap keeps a win the labelling search saw but the game did not convert
+    /// from being read as a certainty (docs/training.md §5).
+    #[arg(long, default_value_t = 0)]
+    pub score_cap: i32,
     /// Every K-th game is held out for validation.
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
@@ -659,6 +665,27 @@ fn fit_scale(pairs: impl Iterator<Item = (i32, f32)>) -> f64 {
     best
 }
 
+/// Sets every sample's target: the game's result blended with weight `lambda` (0..=1)
+/// with the recorded search score read as `sigmoid(score / scale)`, where the scale is
+/// fitted to the training samples' results. With `cap > 0` the recorded scores are first
+/// clamped to ±`cap` evaluation units, so that a proven win (±30 000) counts as a strong
+/// but not certain prediction. Returns the fitted scale.
+fn blend_targets(train: &mut [EvalSample], held: &mut [EvalSample], lambda: f64, cap: i32) -> f64 {
+    if cap > 0 {
+        for s in train.iter_mut().chain(held.iter_mut()) {
+            s.score = s.score.map(|v| v.clamp(-cap, cap));
+        }
+    }
+    let scale = fit_scale(train.iter().filter_map(|s| s.score.map(|v| (v, s.result))));
+    for s in train.iter_mut().chain(held.iter_mut()) {
+        if let (Some(v), true) = (s.score, lambda > 0.0) {
+            let p = sigmoid(v as f64 / scale);
+            s.target = ((1.0 - lambda) * s.result as f64 + lambda * p) as f32;
+        }
+    }
+    scale
+}
+
 /// Mean held-out loss of the evaluation against the game results only.
 fn result_loss(samples: &[&EvalSample], theta: &[f64]) -> f64 {
     let mut sum = 0.0;
@@ -694,19 +721,8 @@ pub fn fit_rule(
         game_samples(g, lay, out);
     }
     // The recorded search scores' scale, the blended targets and the reference losses.
-    let score_scale = fit_scale(
-        train
-            .eval
-            .iter()
-            .filter_map(|s| s.score.map(|v| (v, s.result))),
-    );
+    let score_scale = blend_targets(&mut train.eval, &mut held.eval, args.lambda, args.score_cap);
     let hand_scale = fit_scale(train.eval.iter().map(|s| (s.hand, s.result)));
-    for s in train.eval.iter_mut().chain(held.eval.iter_mut()) {
-        if let (Some(v), true) = (s.score, args.lambda > 0.0) {
-            let p = sigmoid(v as f64 / score_scale);
-            s.target = ((1.0 - args.lambda) * s.result as f64 + args.lambda * p) as f32;
-        }
-    }
     let reference = |samples: &[EvalSample], f: &dyn Fn(&EvalSample) -> Option<f64>| {
         let (mut sum, mut n) = (0.0, 0usize);
         for s in samples {
@@ -970,4 +986,55 @@ pub fn run(args: &TuneArgs) -> i32 {
 /// Writes the hand-set prior weights to `path` (bootstrapping a weights file).
 pub fn write_prior(path: &Path) -> std::io::Result<()> {
     prior_weights().save(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(score: i32, result: f32) -> EvalSample {
+        EvalSample {
+            feats: Vec::new(),
+            target: result,
+            result,
+            score: Some(score),
+            hand: 0,
+        }
+    }
+
+    /// Positions scored as proven wins that the games did not all convert: uncapped, the
+    /// target is a certainty; capped, it stays a strong prediction below 1, and ordinary
+    /// scores keep their order.
+    #[test]
+    fn score_cap_keeps_proven_wins_below_certainty() {
+        let make = || {
+            let mut v = Vec::new();
+            for i in 0..200 {
+                v.push(sample(29_990, if i % 10 == 0 { 0.0 } else { 1.0 }));
+                v.push(sample(-29_990, if i % 10 == 0 { 1.0 } else { 0.0 }));
+                v.push(sample(100, if i % 3 == 0 { 0.0 } else { 1.0 }));
+                v.push(sample(-100, if i % 3 == 0 { 1.0 } else { 0.0 }));
+            }
+            v
+        };
+        let (mut raw, mut raw_held) = (make(), Vec::new());
+        blend_targets(&mut raw, &mut raw_held, 1.0, 0);
+        assert!(
+            raw[0].target > 0.9999,
+            "uncapped win target {}",
+            raw[0].target
+        );
+        let (mut capped, mut held) = (make(), vec![sample(29_990, 1.0)]);
+        blend_targets(&mut capped, &mut held, 1.0, 600);
+        assert_eq!(capped[0].score, Some(600));
+        assert_eq!(held[0].score, Some(600));
+        let win = capped[0].target;
+        assert!(win > 0.8 && win < 0.999, "capped win target {win}");
+        assert!((capped[1].target - (1.0 - win)).abs() < 1e-6);
+        assert!(capped[2].target > 0.5 && capped[2].target < win);
+        // Half the weight on the search score: halfway between result and prediction.
+        let (mut half, mut none) = (make(), Vec::new());
+        blend_targets(&mut half, &mut none, 0.5, 600);
+        assert!((half[0].target - (0.5 * half[0].result + 0.5 * win)).abs() < 1e-3);
+    }
 }
