@@ -85,6 +85,26 @@ fn label_scores_every_searched_move() {
             .all(|s| s.is_some_and(|v| v.abs() < 29_000)),
         "{text}"
     );
+    // The engine's own moves are kept as the teacher's moves (`>point`): none in the
+    // opening, an empty point everywhere else, a defence of the open three before move 5
+    // and the one five point before move 8.
+    let pt = |s: &str| tianyuan::core::parse_point(s, 15, 15).unwrap();
+    for r in &recs {
+        assert_eq!(r.best.len(), r.moves.len(), "{text}");
+        assert!(r.best[..r.opening].iter().all(Option::is_none), "{text}");
+        for (i, b) in r.best.iter().enumerate().skip(r.opening) {
+            let b = b.unwrap_or_else(|| panic!("no teacher move at {i}: {text}"));
+            assert!(!r.moves[..i].contains(&b), "{text}");
+        }
+    }
+    let best = &recs[0].best;
+    assert!(
+        ["h6", "h7", "h11", "h12"]
+            .map(pt)
+            .contains(&best[5].unwrap()),
+        "{text}"
+    );
+    assert_eq!(best[8], Some(pt("h7")), "{text}");
 }
 
 #[test]

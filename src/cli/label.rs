@@ -4,11 +4,13 @@
 //! For every move after a record's opening the position before it is sent to the engine
 //! with `BOARD` (a node limit by `INFO max_node`, a turn limit by `INFO timeout_turn`), and
 //! the last evaluation the engine prints in its `MESSAGE` lines before its move becomes
-//! that move's `:score` (from the mover's view, as the records keep it). Moves, results and
-//! openings are copied unchanged; a position the engine gives no evaluation for keeps no
-//! score.
+//! that move's `:score` (from the mover's view, as the records keep it), and the move the
+//! engine answers with becomes its `>point` (the teacher's move, for the move-ordering fit
+//! of `tune --order-target best`). Moves, results and openings are copied unchanged; a
+//! position the engine gives no evaluation for keeps no score.
 
 use crate::arena::player::{board_request, is_info_line, EngineSpec, MoveReply, Player, Reply};
+use crate::core::Pos;
 use crate::train::data::{read_games, write_header, GameRecord};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -132,9 +134,10 @@ impl Labeller {
         Ok(p)
     }
 
-    /// The engine's evaluation of the position before move `upto` of `g`. A timeout or a
-    /// garbled answer gives `None` and restarts the engine; a crash is an error.
-    fn label(&mut self, g: &GameRecord, upto: usize) -> Result<Option<i32>, String> {
+    /// The engine's evaluation of the position before move `upto` of `g`, and the move it
+    /// chose there (`None` when it is off the board or occupied). A timeout or a garbled
+    /// answer gives `(None, None)` and restarts the engine; a crash is an error.
+    fn label(&mut self, g: &GameRecord, upto: usize) -> Result<(Option<i32>, Option<Pos>), String> {
         let limit = Duration::from_millis(self.args.turn_ms + 10_000);
         let pause = Duration::from_millis(self.args.pause_ms);
         let p = self.ready(g)?;
@@ -151,15 +154,21 @@ impl Labeller {
             .filter_map(|e| parse_eval(&e.text))
             .next_back();
         match reply {
-            MoveReply::Move { .. } => {
+            MoveReply::Move { x, y, .. } => {
                 std::thread::sleep(pause);
-                Ok(eval)
+                let on_board = |v: i64, n: usize| usize::try_from(v).ok().filter(|&v| v < n);
+                let best = match (on_board(x, g.width), on_board(y, g.height)) {
+                    (Some(x), Some(y)) => Some(Pos::new(x, y)),
+                    _ => None,
+                }
+                .filter(|p| !g.moves[..upto].contains(p));
+                Ok((eval, best))
             }
             MoveReply::Timeout(_) | MoveReply::Garbage(..) => {
                 if let Some(mut p) = self.player.take() {
                     p.kill();
                 }
-                Ok(None)
+                Ok((None, None))
             }
             MoveReply::Crash(why) => Err(format!("engine crashed: {why}")),
         }
@@ -215,8 +224,9 @@ pub fn run(args: &LabelArgs) -> i32 {
     };
     let (mut labelled, mut missing) = (0usize, 0usize);
     for mut g in games {
+        g.best = vec![None; g.moves.len()];
         for i in g.opening..g.moves.len() {
-            let v = match lab.label(&g, i) {
+            let (v, best) = match lab.label(&g, i) {
                 Ok(v) => v,
                 Err(e) => return bad(&e),
             };
@@ -226,6 +236,7 @@ pub fn run(args: &LabelArgs) -> i32 {
                 missing += 1;
             }
             g.scores[i] = v;
+            g.best[i] = best;
             bar.inc(1);
         }
         if let Err(e) = writeln!(out, "{}", g.to_line()) {

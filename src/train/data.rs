@@ -11,7 +11,9 @@
 //! `WxH`, the result (`black`, `white` or `draw`), the number of opening moves (placed, not
 //! searched), then every move in play order in renju notation ([`Pos::to_notation`]). A move
 //! chosen by search carries `:score`, the search score from the mover's view in evaluation
-//! units (wins and losses as in `crate::search::WIN`). Games are stored rather than
+//! units (wins and losses as in `crate::search::WIN`), and a move scored by another engine
+//! (`label`) may also carry `>point`, the move that engine's search chose in the position
+//! before it (`j10:-21>h9`). Games are stored rather than
 //! positions: replaying a game regenerates every position at the cost of one move each.
 
 use crate::board::Board;
@@ -77,6 +79,10 @@ pub struct GameRecord {
     pub moves: Vec<Pos>,
     /// Per move: the search score from the mover's view, `None` for opening moves.
     pub scores: Vec<Option<i32>>,
+    /// Per move: the move a labelling engine's search chose in the position before it
+    /// (`label`), `None` where there is none. Empty or shorter than `moves` when no move
+    /// has one.
+    pub best: Vec<Option<Pos>>,
 }
 
 /// Errors of reading a game line.
@@ -130,6 +136,9 @@ impl GameRecord {
             if let Some(Some(v)) = self.scores.get(i) {
                 let _ = write!(s, ":{v}");
             }
+            if let Some(Some(b)) = self.best.get(i) {
+                let _ = write!(s, ">{}", b.to_notation());
+            }
         }
         s
     }
@@ -172,8 +181,16 @@ impl GameRecord {
             .map_err(|_| bad("opening length", open_s))?;
         let mut moves = Vec::new();
         let mut scores = Vec::new();
+        let mut best = Vec::new();
         let mut won = false;
         for tok in it {
+            let (tok, bp) = match tok.split_once('>') {
+                Some((t, b)) => (
+                    t,
+                    Some(parse_point(b, w, h).map_err(|_| bad("best move", b))?),
+                ),
+                None => (tok, None),
+            };
             let (pt, sc) = match tok.split_once(':') {
                 Some((p, s)) => (p, Some(s.parse::<i32>().map_err(|_| bad("score", s))?)),
                 None => (tok, None),
@@ -193,6 +210,10 @@ impl GameRecord {
             board.make(p);
             moves.push(p);
             scores.push(sc);
+            best.push(bp);
+        }
+        if best.iter().all(Option::is_none) {
+            best.clear();
         }
         if opening > moves.len() {
             return Err(bad("opening length", open_s));
@@ -205,6 +226,7 @@ impl GameRecord {
             opening,
             moves,
             scores,
+            best,
         })
     }
 }
@@ -256,6 +278,7 @@ mod tests {
             opening: 3,
             moves,
             scores,
+            best: Vec::new(),
         }
     }
 
@@ -274,6 +297,28 @@ mod tests {
         assert_eq!(games[0], g);
         assert_eq!(games[1].rule, Rule::Renju);
         assert!(games[1].moves.is_empty());
+    }
+
+    /// A labelled game carries the labelling engine's chosen move after `>`; it reads back
+    /// unchanged, a move without one reads as `None`, and a bad point is an error.
+    #[test]
+    fn best_moves_round_trip() {
+        let mut g = sample();
+        g.best = vec![None; g.moves.len()];
+        g.best[3] = Some(parse_point("k11", 15, 15).unwrap());
+        g.best[4] = Some(parse_point("a15", 15, 15).unwrap());
+        let line = g.to_line();
+        assert!(line.contains(" j10:-21>k11 f6:35>a15 a1:-29990 "), "{line}");
+        assert_eq!(GameRecord::parse(&line, 1).unwrap(), g);
+        assert!(matches!(
+            GameRecord::parse("freestyle 15x15 black 0 h8:3>z99", 1),
+            Err(DataError::Bad {
+                what: "best move",
+                ..
+            })
+        ));
+        let plain = GameRecord::parse("freestyle 15x15 black 0 h8:3 i9", 1).unwrap();
+        assert!(plain.best.is_empty());
     }
 
     #[test]

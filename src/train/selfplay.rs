@@ -191,6 +191,7 @@ pub fn play_game(engine: &mut Engine, opt: &GameOptions, rng: &mut SmallRng) -> 
         opening: opening.len(),
         moves: board.moves().to_vec(),
         scores,
+        best: Vec::new(),
     }
 }
 

@@ -84,6 +84,20 @@ pub struct TuneArgs {
     /// Skip the move-ordering fit.
     #[arg(long)]
     pub no_order: bool,
+    /// The move the ordering tables learn to rank first: `played` (the game's move) or
+    /// `best` (the labelling engine's move, `>point` in the records, docs/training.md §1;
+    /// the played move where a record has none).
+    #[arg(long, value_enum, default_value_t = OrderTarget::Played)]
+    pub order_target: OrderTarget,
+}
+
+/// Which move of a position the move-ordering fit treats as the right one.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrderTarget {
+    /// The move played in the game.
+    Played,
+    /// The labelling engine's move, where the record has one.
+    Best,
 }
 
 /// The hand-set prior of a canonical code: the old point score (line-pattern weights and
@@ -212,8 +226,8 @@ struct Samples {
     order: Vec<OrderSample>,
 }
 
-/// Extracts the samples of one game.
-fn game_samples(g: &GameRecord, lay: Layout, out: &mut Samples) {
+/// Extracts the samples of one game; the ordering samples' right move is `target`'s.
+fn game_samples(g: &GameRecord, lay: Layout, target: OrderTarget, out: &mut Samples) {
     let Ok(mut board) = Board::new(g.width, g.height, g.rule) else {
         return;
     };
@@ -262,6 +276,10 @@ fn game_samples(g: &GameRecord, lay: Layout, out: &mut Samples) {
                 });
             }
             if ev.five_points(s) == 0 {
+                let right = match target {
+                    OrderTarget::Best => g.best.get(i).copied().flatten().unwrap_or(mv),
+                    OrderTarget::Played => mv,
+                };
                 let (at, de) = (lay.offset(s, Kind::Attack), lay.offset(s, Kind::Defence));
                 let mut cands = Vec::new();
                 let mut played = None;
@@ -271,12 +289,12 @@ fn game_samples(g: &GameRecord, lay: Layout, out: &mut Samples) {
                         let x = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
                         let p = crate::core::Pos::new(x, y);
-                        if p == mv {
-                            played = Some(cands.len() as u32);
-                        }
                         let mc = board.code(s, p);
                         if board.combo(s, p) == Combo::Forbidden {
                             continue;
+                        }
+                        if p == right {
+                            played = Some(cands.len() as u32);
                         }
                         cands.push((
                             (at + canon(mc)) as u32,
@@ -718,7 +736,7 @@ pub fn fit_rule(
         } else {
             &mut train
         };
-        game_samples(g, lay, out);
+        game_samples(g, lay, args.order_target, out);
     }
     // The recorded search scores' scale, the blended targets and the reference losses.
     let score_scale = blend_targets(&mut train.eval, &mut held.eval, args.lambda, args.score_cap);
@@ -1000,6 +1018,28 @@ mod tests {
             score: Some(score),
             hand: 0,
         }
+    }
+
+    /// With `--order-target best` the ordering sample's right move is the labelling
+    /// engine's move; without one in the record, the played move.
+    #[test]
+    fn order_target_picks_the_teachers_move() {
+        let lay = Layout::of(Rule::Freestyle);
+        let right = |line: &str, target: OrderTarget| {
+            let g = GameRecord::parse(line, 1).unwrap();
+            let mut out = Samples::default();
+            game_samples(&g, lay, target, &mut out);
+            assert_eq!(out.order.len(), 2, "{line}");
+            out.order.iter().map(|o| o.played).collect::<Vec<_>>()
+        };
+        let labelled = "freestyle 15x15 black 1 h8 i9:-5>g7 h10:20>h9";
+        let plain = "freestyle 15x15 black 1 h8 i9:-5 h10:20";
+        let played = right(plain, OrderTarget::Played);
+        assert_eq!(right(plain, OrderTarget::Best), played);
+        assert_eq!(right(labelled, OrderTarget::Played), played);
+        let best = right(labelled, OrderTarget::Best);
+        assert_ne!(best[0], played[0]);
+        assert_ne!(best[1], played[1]);
     }
 
     /// Positions scored as proven wins that the games did not all convert: uncapped, the
