@@ -38,7 +38,8 @@ enum Command {
     Selfplay(tianyuan::train::selfplay::SelfplayArgs),
     /// Re-score the moves of game records with an engine's search (for `tune`).
     Label(cli::label::LabelArgs),
-    /// Fit the evaluation and move-ordering weights to self-play games.
+    /// Fit the evaluation and move-ordering weights to game files (`selfplay` output, or
+    /// positions labelled by `label`).
     Tune(tianyuan::train::tune::TuneArgs),
     /// Opening tools: identify a renju opening, make an opening-rule decision, generate a
     /// balanced opening suite.

@@ -62,7 +62,8 @@ pub struct TuneArgs {
     /// L-BFGS iterations of the full fit (and of the move-ordering fit).
     #[arg(long, default_value_t = 200)]
     pub iters: usize,
-    /// L2 penalty toward the factorised fit, per sample (larger holds rare codes closer).
+    /// L2 penalty toward the factorised fit (with `--factor-iters 0`: toward the starting
+    /// weights), per sample (larger holds rare codes closer).
     #[arg(long, default_value_t = 1e-8)]
     pub l2: f64,
     /// Weight of the recorded search score in the target (0: results only).
@@ -830,7 +831,8 @@ pub fn fit_rule(
         fac.expand(&mut theta);
         prior.clone_from(&theta);
     }
-    // Stage 2: every entry, with the L2 penalty toward the factorised fit.
+    // Stage 2: every entry, with the L2 penalty toward the factorised fit (the starting
+    // weights when stage 1 was skipped).
     if args.iters > 0 && !tr_e.is_empty() {
         let l2 = args.l2;
         let mut x = theta.clone();
