@@ -1308,3 +1308,66 @@ fn restart_gives_a_fresh_search() {
     d.send(&["RESTART", "START 20", "RECTSTART 10,12"]);
     assert_eq!(log.lock().unwrap().clears, 4);
 }
+
+/// §4: a manager that sends `timeout_match` but never `time_left` still has its match limit
+/// kept: the time our moves took is taken off the match time until `time_left` arrives, and a
+/// new game starts the count again.
+#[test]
+fn match_time_is_counted_without_time_left() {
+    use tianyuan::time::TimeControl;
+    let brain = FakeBrain::new(false);
+    let log = brain.log.clone();
+    let mut d = Driver::new(brain);
+    d.send(&["START 15", "INFO timeout_match 10000"]);
+    let budget = |left: Option<i64>, stones: usize| {
+        TimeControl {
+            match_ms: Some(10000),
+            left_ms: left,
+            ..Default::default()
+        }
+        .budget(stones, 225)
+    };
+    let last = || log.lock().unwrap().limits.last().unwrap().budget;
+    // A first move read 1 s ago: that second is on our clock.
+    d.s.handle_event(Event::Line {
+        text: "BEGIN".into(),
+        at: Instant::now() - Duration::from_millis(1000),
+    });
+    one_move(&d.wait());
+    one_move(&d.send(&["TURN 0,0"]));
+    let b = last();
+    assert!(
+        b.hard_ms <= budget(Some(9000), 2).hard_ms,
+        "{:?}: as if 9 s or less were left",
+        b
+    );
+    assert!(b.hard_ms < budget(None, 2).hard_ms - 100, "{:?}", b);
+    // A new game starts the count again.
+    d.send(&["RESTART"]);
+    one_move(&d.send(&["BEGIN"]));
+    let b = last();
+    assert!(b.hard_ms + 50 >= budget(None, 0).hard_ms, "{:?}", b);
+    // A move read 20 s ago is answered at once, and the match time is spent from then on.
+    d.s.handle_event(Event::Line {
+        text: "TURN 0,0".into(),
+        at: Instant::now() - Duration::from_millis(20000),
+    });
+    one_move(&d.wait());
+    let searches = log.lock().unwrap().limits.len();
+    one_move(&d.send(&["TURN 14,14"]));
+    assert_eq!(
+        log.lock().unwrap().limits.len(),
+        searches,
+        "no search without time"
+    );
+    // time_left from the manager replaces our count.
+    d.send(&["INFO time_left 10000"]);
+    one_move(&d.send(&["TURN 0,14"]));
+    let b = last();
+    assert!(
+        b.hard_ms + 50 >= budget(Some(10000), 6).hard_ms,
+        "{:?} against {:?}",
+        b,
+        budget(Some(10000), 6)
+    );
+}

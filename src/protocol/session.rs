@@ -30,7 +30,7 @@ use crate::board::Board;
 use crate::core::{Color, Pos, Rule};
 use crate::engine::Engine;
 use crate::search::{quick_move, Limits, SearchInfo, SearchResult};
-use crate::time::{Budget, TimeControl};
+use crate::time::{Budget, TimeControl, UNLIMITED_MS};
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -303,6 +303,10 @@ pub struct Session<B: Brain, W: Write> {
     seldepth: i32,
     /// The four-colour variant's settings and game (`fourcolour.rs`).
     four: fourcolour::FourState,
+    /// Milliseconds our own moves have taken since the last `INFO time_left` or the start
+    /// of the game: a manager that sends `timeout_match` but no `time_left` still gets its
+    /// match limit kept (docs/protocol.md §4.1).
+    clock_used_ms: i64,
 }
 
 impl<B: Brain, W: Write> Session<B, W> {
@@ -325,6 +329,7 @@ impl<B: Brain, W: Write> Session<B, W> {
             exited: false,
             seldepth: 0,
             four: fourcolour::FourState::default(),
+            clock_used_ms: 0,
         }
     }
 
@@ -767,6 +772,7 @@ impl<B: Brain, W: Write> Session<B, W> {
         match board {
             Ok(board) => {
                 self.game = Some(Game { board, me: None });
+                self.clock_used_ms = 0;
                 self.apply_engine_settings();
                 if let Some(b) = self.brain.as_mut() {
                     b.clear();
@@ -877,6 +883,7 @@ impl<B: Brain, W: Write> Session<B, W> {
             }
             Info::TimeLeft(v) => {
                 s.time.left_ms = Some(v);
+                self.clock_used_ms = 0;
                 retime = true;
             }
             Info::TimeIncrement(v) if v >= 0 => s.time.increment_ms = v,
@@ -939,8 +946,31 @@ impl<B: Brain, W: Write> Session<B, W> {
 
     /// A time `INFO` arrived: tighten the running job's watchdog to the new budget (measured
     /// from its request), or stop it now when the new budget is 0.
+    /// Adds the time since the request read at `at` to [`Session::clock_used_ms`].
+    fn charge_clock(&mut self, at: Instant) {
+        let used = at.elapsed().as_millis().min(i64::MAX as u128) as i64;
+        self.clock_used_ms = self.clock_used_ms.saturating_add(used);
+    }
+
+    /// The clock as the manager last gave it, less the time our moves have taken since
+    /// (`clock_used_ms`): the match time left when `time_left` was not sent again.
+    fn clock(&self) -> TimeControl {
+        let mut tc = self.settings.time;
+        if self.clock_used_ms > 0 {
+            let base = match tc.left_ms {
+                Some(l) if l < UNLIMITED_MS => Some(l),
+                Some(_) => None,
+                None => tc.match_ms.filter(|&m| m > 0 && m < UNLIMITED_MS),
+            };
+            if let Some(b) = base {
+                tc.left_ms = Some(b.saturating_sub(self.clock_used_ms));
+            }
+        }
+        tc
+    }
+
     fn retime_job(&mut self) {
-        let tc = self.settings.time;
+        let tc = self.clock();
         let Some(j) = self.job.as_mut() else { return };
         if matches!(j.kind, JobKind::Solve { .. }) {
             // A SOLVE has its own time limit, not the game clock's.
@@ -976,7 +1006,7 @@ impl<B: Brain, W: Write> Session<B, W> {
 
     /// The budget for a request read at `at`, as left now; `None` means "answer at once".
     fn budget_now(&self, at: Instant, stones: usize, points: usize) -> Option<Budget> {
-        let b = self.settings.time.budget(stones, points);
+        let b = self.clock().budget(stones, points);
         if b.hard_ms == 0 {
             return None;
         }
@@ -1063,6 +1093,7 @@ impl<B: Brain, W: Write> Session<B, W> {
         let budget = match (self.budget_now(at, stones, points), self.brain.is_some()) {
             (Some(b), true) => b,
             _ => {
+                self.charge_clock(at);
                 let best = quick_move(&board);
                 let r = SearchResult {
                     best,
@@ -1155,6 +1186,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 );
             }
             _ => {
+                self.charge_clock(at);
                 let mut quick = |b: &Board, _| SearchResult {
                     best: quick_move(b),
                     ..Default::default()
@@ -1249,6 +1281,9 @@ impl<B: Brain, W: Write> Session<B, W> {
     /// The running job has sent `Done`: take the engine back and print the answer.
     fn finish_job(&mut self) {
         let Some(job) = self.job.take() else { return };
+        if !matches!(job.kind, JobKind::Solve { .. }) {
+            self.charge_clock(job.at);
+        }
         let (brain, out) = match job.handle.join() {
             Ok((b, o)) => (Some(b), o),
             Err(_) => (None, None),

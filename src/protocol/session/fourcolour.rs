@@ -158,6 +158,7 @@ impl<B: Brain, W: Write> Session<B, W> {
             board,
             answered: Some(0),
         });
+        self.clock_used_ms = 0;
         Ok(())
     }
 
@@ -373,7 +374,10 @@ impl<B: Brain, W: Write> Session<B, W> {
         let points = board.width() * board.height();
         let budget = match (self.budget_now(at, stones, points), self.brain.is_some()) {
             (Some(b), true) => b,
-            _ => return self.four_finish_move(None),
+            _ => {
+                self.charge_clock(at);
+                return self.four_finish_move(None);
+            }
         };
         let limits = Limits {
             budget,
