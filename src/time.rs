@@ -123,6 +123,29 @@ impl TimeControl {
         turn_unl && left_unl
     }
 
+    /// The match time left in milliseconds: `time_left`, or `timeout_match` before any
+    /// `time_left`; `None` when the match time is unlimited (0 or at least [`UNLIMITED_MS`]).
+    pub fn match_left_ms(&self) -> Option<i64> {
+        match self.left_ms {
+            Some(l) if l < UNLIMITED_MS => Some(l),
+            Some(_) => None,
+            None => self.match_ms.filter(|&m| m > 0 && m < UNLIMITED_MS),
+        }
+    }
+
+    /// This clock after `used_ms` milliseconds of our own moves that the manager has not
+    /// yet reported through `time_left`: a limited match time left is reduced by them (it
+    /// may go negative: answer at once); an unlimited one and the turn limit are unchanged.
+    pub fn after_use(&self, used_ms: i64) -> TimeControl {
+        let mut tc = *self;
+        if used_ms > 0 {
+            if let Some(l) = self.match_left_ms() {
+                tc.left_ms = Some(l.saturating_sub(used_ms));
+            }
+        }
+        tc
+    }
+
     /// The budget for the next move, given the number of stones already on the board and the
     /// board's point count.
     ///
@@ -144,11 +167,7 @@ impl TimeControl {
             return Budget::UNLIMITED;
         }
         let turn = self.turn_ms.filter(|&t| t < TURN_UNLIMITED_MS);
-        let left = match self.left_ms {
-            Some(l) if l < UNLIMITED_MS => Some(l),
-            Some(_) => None,
-            None => self.match_ms.filter(|&m| m > 0 && m < UNLIMITED_MS),
-        };
+        let left = self.match_left_ms();
         if turn == Some(0) || left.is_some_and(|l| l <= 0) {
             return Budget::fixed(0);
         }
@@ -325,6 +344,26 @@ mod tests {
     fn little_time_left_stays_small() {
         let b = tc(Some(30_000), Some(180_000), Some(1000)).budget(100, 400);
         assert!(b.hard_ms <= 1000 / 7, "{b:?}");
+    }
+
+    #[test]
+    fn used_time_comes_off_the_match_time_left() {
+        // Before any time_left: off timeout_match.
+        assert_eq!(
+            tc(None, Some(10_000), None).after_use(3000).left_ms,
+            Some(7000)
+        );
+        // After one: off time_left, and below zero means "answer at once".
+        let t = tc(Some(1000), Some(10_000), Some(2000)).after_use(2500);
+        assert_eq!(t.left_ms, Some(-500));
+        assert_eq!(t.turn_ms, Some(1000));
+        assert_eq!(t.budget(10, 225), Budget::fixed(0));
+        // Unlimited match time stays unlimited; nothing used changes nothing.
+        let u = tc(Some(1000), Some(0), Some(2_147_483_647));
+        assert_eq!(u.after_use(5000), u);
+        assert_eq!(tc(None, Some(0), None).after_use(5000).left_ms, None);
+        let f = tc(None, Some(10_000), Some(4000));
+        assert_eq!(f.after_use(0), f);
     }
 
     #[test]

@@ -908,22 +908,11 @@ fn queueing_delay_is_subtracted() {
         ..Default::default()
     }
     .budget(0, 225);
-    let at = Instant::now() - Duration::from_millis(300);
-    d.s.handle_event(Event::Line {
-        text: "BEGIN".into(),
-        at,
-    });
-    let out = d.wait();
-    one_move(&out);
+    one_move(&d.send_read_ago("BEGIN", 300));
     let b = log.lock().unwrap().limits[0].budget;
     assert!(b.hard_ms <= full.hard_ms - 300, "{:?} vs {:?}", b, full);
     // A request read longer ago than its whole budget is answered without a search.
-    let at = Instant::now() - Duration::from_millis(2000);
-    d.s.handle_event(Event::Line {
-        text: "TURN 3,3".into(),
-        at,
-    });
-    one_move(&d.wait());
+    one_move(&d.send_read_ago("TURN 3,3", 2000));
     assert_eq!(log.lock().unwrap().limits.len(), 1);
 }
 
@@ -1329,11 +1318,7 @@ fn match_time_is_counted_without_time_left() {
     };
     let last = || log.lock().unwrap().limits.last().unwrap().budget;
     // A first move read 1 s ago: that second is on our clock.
-    d.s.handle_event(Event::Line {
-        text: "BEGIN".into(),
-        at: Instant::now() - Duration::from_millis(1000),
-    });
-    one_move(&d.wait());
+    one_move(&d.send_read_ago("BEGIN", 1000));
     one_move(&d.send(&["TURN 0,0"]));
     let b = last();
     assert!(
@@ -1348,11 +1333,7 @@ fn match_time_is_counted_without_time_left() {
     let b = last();
     assert!(b.hard_ms + 50 >= budget(None, 0).hard_ms, "{:?}", b);
     // A move read 20 s ago is answered at once, and the match time is spent from then on.
-    d.s.handle_event(Event::Line {
-        text: "TURN 0,0".into(),
-        at: Instant::now() - Duration::from_millis(20000),
-    });
-    one_move(&d.wait());
+    one_move(&d.send_read_ago("TURN 0,0", 20000));
     let searches = log.lock().unwrap().limits.len();
     one_move(&d.send(&["TURN 14,14"]));
     assert_eq!(

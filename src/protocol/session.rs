@@ -30,7 +30,7 @@ use crate::board::Board;
 use crate::core::{Color, Pos, Rule};
 use crate::engine::Engine;
 use crate::search::{quick_move, Limits, SearchInfo, SearchResult};
-use crate::time::{Budget, TimeControl, UNLIMITED_MS};
+use crate::time::{Budget, TimeControl};
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -944,8 +944,6 @@ impl<B: Brain, W: Write> Session<B, W> {
         }
     }
 
-    /// A time `INFO` arrived: tighten the running job's watchdog to the new budget (measured
-    /// from its request), or stop it now when the new budget is 0.
     /// Adds the time since the request read at `at` to [`Session::clock_used_ms`].
     fn charge_clock(&mut self, at: Instant) {
         let used = at.elapsed().as_millis().min(i64::MAX as u128) as i64;
@@ -953,22 +951,13 @@ impl<B: Brain, W: Write> Session<B, W> {
     }
 
     /// The clock as the manager last gave it, less the time our moves have taken since
-    /// (`clock_used_ms`): the match time left when `time_left` was not sent again.
+    /// (`clock_used_ms`).
     fn clock(&self) -> TimeControl {
-        let mut tc = self.settings.time;
-        if self.clock_used_ms > 0 {
-            let base = match tc.left_ms {
-                Some(l) if l < UNLIMITED_MS => Some(l),
-                Some(_) => None,
-                None => tc.match_ms.filter(|&m| m > 0 && m < UNLIMITED_MS),
-            };
-            if let Some(b) = base {
-                tc.left_ms = Some(b.saturating_sub(self.clock_used_ms));
-            }
-        }
-        tc
+        self.settings.time.after_use(self.clock_used_ms)
     }
 
+    /// A time `INFO` arrived: tighten the running job's watchdog to the new budget (measured
+    /// from its request), or stop it now when the new budget is 0.
     fn retime_job(&mut self) {
         let tc = self.clock();
         let Some(j) = self.job.as_mut() else { return };

@@ -181,6 +181,16 @@ impl<B: Brain> Driver<B> {
         self.take()
     }
 
+    /// Feeds one line as if it had been read `ago_ms` milliseconds ago (its clock started
+    /// then, docs/protocol.md §4.2), waits for the answer and returns the new output.
+    pub fn send_read_ago(&mut self, line: &str, ago_ms: u64) -> Vec<String> {
+        self.s.handle_event(Event::Line {
+            text: line.into(),
+            at: Instant::now() - Duration::from_millis(ago_ms),
+        });
+        self.wait()
+    }
+
     /// Waits for the running search and returns the new output.
     pub fn wait(&mut self) -> Vec<String> {
         self.s.wait_idle();
