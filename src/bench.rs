@@ -76,8 +76,10 @@ pub struct BenchArgs {
 pub struct BenchLine {
     /// Position name.
     pub name: &'static str,
-    /// Nodes searched.
+    /// Main-search nodes (docs/strength.md §5).
     pub nodes: u64,
+    /// Threat-solver nodes, counted apart.
+    pub vcf_nodes: u64,
     /// Best move found (notation).
     pub best: String,
     /// Score found.
@@ -143,6 +145,7 @@ pub fn run_bench(depth: i32, progress: &mut dyn FnMut(&BenchLine)) -> (Vec<Bench
         let line = BenchLine {
             name,
             nodes: r.nodes,
+            vcf_nodes: r.vcf_nodes,
             best: r.best.to_notation(),
             score: r.score,
             search_us,
@@ -170,9 +173,10 @@ pub fn run(args: &BenchArgs) -> i32 {
     let _ = std::io::stdout().flush();
     let (lines, times) = run_bench(args.depth, &mut |l| {
         println!(
-            "{:<16} {:>10} nodes  best {:<4} score {:<6} {:>9.3} ms",
+            "{:<16} {:>10} nodes {:>9} vcf  best {:<4} score {:<6} {:>9.3} ms",
             l.name,
             l.nodes,
+            l.vcf_nodes,
             l.best,
             l.score,
             l.search_us as f64 / 1000.0

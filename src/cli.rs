@@ -471,9 +471,11 @@ fn notation_list(points: &[Pos]) -> Vec<String> {
 }
 
 /// The JSON object of the `analyze` tool (also the web board's `POST /api/analyze`):
-/// `{"move","score","win_in","depth","nodes","nps","time_ms","pv"}` with points in notation,
-/// the score in evaluation units from the side to move's view, `win_in` the plies to a
-/// forced win (negative: loss) or null, `time_ms` in milliseconds. With multi-PV lines it
+/// `{"move","score","win_in","depth","nodes","vcf_nodes","nps","time_ms","pv"}` with points
+/// in notation, the score in evaluation units from the side to move's view, `win_in` the
+/// plies to a forced win (negative: loss) or null, `nodes` the main-search nodes and
+/// `vcf_nodes` the threat-solver nodes (docs/strength.md §5), `nps` main-search nodes per
+/// second, `time_ms` in milliseconds. With multi-PV lines it
 /// also has `"lines":[{"move":..,"score":..,"pv":[..]},..]`, best first.
 pub fn result_json(r: &SearchResult) -> serde_json::Value {
     let mut v = serde_json::json!({
@@ -482,6 +484,7 @@ pub fn result_json(r: &SearchResult) -> serde_json::Value {
         "win_in": r.win_in(),
         "depth": r.depth,
         "nodes": r.nodes,
+        "vcf_nodes": r.vcf_nodes,
         "nps": r.nps(),
         "time_ms": r.time_ms,
         "pv": notation_list(&r.pv),
@@ -519,6 +522,7 @@ pub fn print_result(r: &SearchResult, json: bool) {
         }
         println!("depth {}", r.depth);
         println!("nodes {}", r.nodes);
+        println!("vcf_nodes {}", r.vcf_nodes);
         println!("nps {}", r.nps());
         println!("time_ms {}", r.time_ms);
         println!("pv {}", pv.join(" "));

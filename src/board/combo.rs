@@ -6,6 +6,7 @@
 //! make, used by move ordering and the threat searches) and to a score (used by evaluation),
 //! one table per rule and colour.
 
+use super::canon::{canon, is_valid_code, CLASS_SLOTS};
 use super::pattern::Pattern;
 use crate::core::{Color, Rule};
 use once_cell::sync::OnceCell;
@@ -165,10 +166,12 @@ pub fn combine(pats: [Pattern; 4], forbidden_rules: bool) -> Combo {
     }
 }
 
-/// Per rule and colour: the combo and the score of every 16-bit code.
+/// Per rule and colour: the combo and the score of every 16-bit code, and the combo of every
+/// canonical class ([`super::canon`]).
 pub struct ComboTable {
     combo: Box<[Combo; 1 << 16]>,
     score: Box<[i16; 1 << 16]>,
+    class_combo: Box<[Combo; CLASS_SLOTS]>,
 }
 
 impl ComboTable {
@@ -187,9 +190,14 @@ impl ComboTable {
             };
             score.push(s.clamp(i16::MIN as Score, i16::MAX as Score) as i16);
         }
+        let mut class_combo = Box::new([Combo::None; CLASS_SLOTS]);
+        for code in (0..=u16::MAX).filter(|&c| is_valid_code(c)) {
+            class_combo[canon(code)] = combo[code as usize];
+        }
         ComboTable {
             combo: combo.into_boxed_slice().try_into().expect("65536 combos"),
             score: score.into_boxed_slice().try_into().expect("65536 scores"),
+            class_combo,
         }
     }
 
@@ -214,6 +222,12 @@ impl ComboTable {
     #[inline(always)]
     pub fn combo(&self, code: u16) -> Combo {
         self.combo[code as usize]
+    }
+
+    /// The combo of a canonical class (every code of the class has it).
+    #[inline(always)]
+    pub fn combo_of_class(&self, class: u16) -> Combo {
+        self.class_combo[class as usize & (CLASS_SLOTS - 1)]
     }
 
     /// The score of a code.

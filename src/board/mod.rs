@@ -6,12 +6,17 @@
 //! - For every empty point `p` and colour `c`, `code[c][p]` holds the four [`Pattern`]s that a
 //!   stone of `c` at `p` would make, one nibble per direction, as the rule's
 //!   [`PatternTable`] gives them for the current lines.
+//! - `cls[c][p]` is the canonical class ([`canon`]) of `code[c][p]`.
 //! - `hash` is the XOR of the Zobrist keys of the stones (the side to move is not included;
 //!   it follows from the stone count).
-//! - `rows[y + 2]` has bit `x + 2` set for every occupied point `(x, y)`.
+//! - `rows[y + 2]` has bit `x + 2` set for every occupied point `(x, y)`; `near[y + 2]` has
+//!   bit `x + 2` set for every point within the 5x5 square of an occupied point.
 //!
-//! A move touches 4 lines and re-reads the patterns of at most 40 empty points on them.
+//! A move touches 4 lines and re-reads the patterns of at most 40 empty points on them; each
+//! such point lies on exactly one of the four lines, so it is changed (and saved for undo)
+//! at most once per move.
 
+pub mod canon;
 pub mod combo;
 pub mod forbidden;
 pub mod pattern;
@@ -211,6 +216,18 @@ pub struct UndoPoint {
     pub q: u16,
     /// Its codes (black, white) before the change.
     pub code: [u16; 2],
+    /// Their canonical classes ([`canon`]).
+    pub cls: [u16; 2],
+}
+
+/// What [`Board::undo`] needs of one move besides its changed points.
+#[derive(Clone, Copy, Debug)]
+struct MoveUndo {
+    /// Height of the changed-point stack before the move.
+    height: u32,
+    /// The five rows of the `near` area around the move before it (rows `y .. y + 5` of the
+    /// padded array for a move on row `y`).
+    near: [u32; 5],
 }
 
 /// Result of the game after a move.
@@ -235,13 +252,17 @@ pub struct Board {
     rule: Rule,
     lines: Lines,
     code: [[u16; POS_COUNT]; 2],
+    /// The canonical class of each code.
+    cls: [[u16; POS_COUNT]; 2],
     /// Old codes of the points a move changed, for [`Board::undo`].
     undo_points: Vec<UndoPoint>,
-    /// Per move: the height of `undo_points` before it.
-    undo_moves: Vec<u32>,
+    /// Per move: the height of `undo_points` before it and the old `near` rows.
+    undo_moves: Vec<MoveUndo>,
     /// Occupied points by row: bit `x + 2` of `rows[y + 2]`, with two empty margin rows and
     /// columns so that 5x5 windows need no bounds checks.
     rows: [u32; crate::core::MAX_SIZE + 4],
+    /// Points within the 5x5 square of an occupied point, laid out as `rows`.
+    near: [u32; crate::core::MAX_SIZE + 4],
     hash: u64,
     moves: Vec<Pos>,
     colors: Vec<Color>,
@@ -262,9 +283,11 @@ impl Board {
             rule,
             lines: Lines::new(width, height, rule),
             code: [[0; POS_COUNT]; 2],
+            cls: [[0; POS_COUNT]; 2],
             undo_points: Vec::with_capacity(41 * 64),
             undo_moves: Vec::with_capacity(width * height),
             rows: [0; crate::core::MAX_SIZE + 4],
+            near: [0; crate::core::MAX_SIZE + 4],
             hash: 0,
             moves: Vec::with_capacity(width * height),
             colors: Vec::with_capacity(width * height),
@@ -284,11 +307,13 @@ impl Board {
         let pts: Vec<Pos> = self.points().collect();
         for p in pts {
             for c in [Color::Black, Color::White] {
-                self.code[c.index()][p.index()] = if self.lines.cells[p.index()] == EMPTY {
+                let code = if self.lines.cells[p.index()] == EMPTY {
                     self.lines.code(p, c)
                 } else {
                     0
                 };
+                self.code[c.index()][p.index()] = code;
+                self.cls[c.index()][p.index()] = canon::CANON[code as usize];
             }
         }
     }
@@ -400,11 +425,16 @@ impl Board {
     pub fn pattern(&self, c: Color, p: Pos, d: usize) -> Pattern {
         Pattern::from_u8(((self.code[c.index()][p.index()] >> (4 * d)) & 0xF) as u8)
     }
+    /// The canonical class ([`canon`]) of the code of colour `c` at empty point `p`.
+    #[inline(always)]
+    pub fn class(&self, c: Color, p: Pos) -> u16 {
+        self.cls[c.index()][p.index()]
+    }
     /// The threat class a stone of `c` at empty point `p` would make (O(1)). For renju black
     /// a [`Combo::DoubleThree`] still needs [`Board::forbidden`] to tell a foul from a fake.
     #[inline(always)]
     pub fn combo(&self, c: Color, p: Pos) -> Combo {
-        self.combo_tables[c.index()].combo(self.code[c.index()][p.index()])
+        self.combo_tables[c.index()].combo_of_class(self.cls[c.index()][p.index()])
     }
     /// Sum of the point scores ([`ComboTable::score`]) of colour `c` over the move
     /// candidates (empty points with a stone in the 5x5 square around them). O(candidates).
@@ -441,18 +471,27 @@ impl Board {
     /// stone within the 5x5 square around them: the move-generation candidates.
     #[inline]
     pub fn candidate_rows(&self) -> [u32; crate::core::MAX_SIZE] {
-        let mut spread = [0u32; crate::core::MAX_SIZE + 4];
-        for (i, &r) in self.rows.iter().enumerate() {
-            spread[i] = r | r << 1 | r << 2 | r >> 1 | r >> 2;
-        }
         let mask = (1u32 << self.width) - 1;
         let mut out = [0u32; crate::core::MAX_SIZE];
         for y in 0..self.height {
-            let near = spread[y] | spread[y + 1] | spread[y + 2] | spread[y + 3] | spread[y + 4];
-            let occupied = self.rows[y + 2];
-            out[y] = ((near & !occupied) >> 2) & mask;
+            out[y] = ((self.near[y + 2] & !self.rows[y + 2]) >> 2) & mask;
         }
         out
+    }
+
+    /// Calls `f` for every move candidate (an empty point with a stone in the 5x5 square
+    /// around it, as [`Board::candidate_rows`]), row by row from `a1`, each row from the left.
+    #[inline(always)]
+    pub fn for_each_candidate(&self, mut f: impl FnMut(Pos)) {
+        let mask = (1u32 << self.width) - 1;
+        for y in 0..self.height {
+            let mut bits = ((self.near[y + 2] & !self.rows[y + 2]) >> 2) & mask;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                f(Pos::new(x, y));
+            }
+        }
     }
     /// The points the last move changed, with their codes before it, in the order of the
     /// changes: first the point played, then the empty points whose codes changed (a point
@@ -461,7 +500,7 @@ impl Board {
     #[inline]
     pub fn last_changes(&self) -> &[UndoPoint] {
         match self.undo_moves.last() {
-            Some(&h) => &self.undo_points[h as usize..],
+            Some(u) => &self.undo_points[u.height as usize..],
             None => &[],
         }
     }
@@ -485,7 +524,17 @@ impl Board {
         self.colors.push(c);
         self.side = c.opponent();
         self.hash ^= zobrist(c, p);
-        self.undo_moves.push(self.undo_points.len() as u32);
+        let y = p.y();
+        self.undo_moves.push(MoveUndo {
+            height: self.undo_points.len() as u32,
+            near: [
+                self.near[y],
+                self.near[y + 1],
+                self.near[y + 2],
+                self.near[y + 3],
+                self.near[y + 4],
+            ],
+        });
         self.place::<true>(p, stone(c));
     }
 
@@ -505,14 +554,21 @@ impl Board {
             self.undo_points.push(UndoPoint {
                 q: pi as u16,
                 code: [self.code[0][pi], self.code[1][pi]],
+                cls: [self.cls[0][pi], self.cls[1][pi]],
             });
         }
         self.code[0][pi] = 0;
         self.code[1][pi] = 0;
+        self.cls[0][pi] = 0;
+        self.cls[1][pi] = 0;
         self.lines.set(p, v);
         self.stones += 1;
         self.update_around::<SAVE>(p);
         self.rows[p.y() + 2] |= 1 << (p.x() + 2);
+        let square = 0x1F << p.x();
+        for r in &mut self.near[p.y()..p.y() + 5] {
+            *r |= square;
+        }
     }
 
     /// Takes back the last move. Does nothing if no move was played.
@@ -520,16 +576,19 @@ impl Board {
     pub fn undo(&mut self) {
         let Some(p) = self.moves.pop() else { return };
         let c = self.colors.pop().unwrap_or(Color::Black);
-        let height = self.undo_moves.pop().expect("one undo record per move");
+        let mu = self.undo_moves.pop().expect("one undo record per move");
         self.side = c;
         self.hash ^= zobrist(c, p);
         self.lines.clear(p);
         self.stones -= 1;
         self.rows[p.y() + 2] &= !(1 << (p.x() + 2));
-        for u in self.undo_points.drain(height as usize..).rev() {
+        self.near[p.y()..p.y() + 5].copy_from_slice(&mu.near);
+        for u in self.undo_points.drain(mu.height as usize..).rev() {
             let q = u.q as usize & (POS_COUNT - 1);
             self.code[0][q] = u.code[0];
             self.code[1][q] = u.code[1];
+            self.cls[0][q] = u.cls[0];
+            self.cls[1][q] = u.cls[1];
         }
     }
 
@@ -565,10 +624,13 @@ impl Board {
                     self.undo_points.push(UndoPoint {
                         q: q as u16,
                         code: [ob, ow],
+                        cls: [self.cls[0][q], self.cls[1][q]],
                     });
                 }
                 self.code[0][q] = nb;
                 self.code[1][q] = nw;
+                self.cls[0][q] = canon::CANON[nb as usize];
+                self.cls[1][q] = canon::CANON[nw as usize];
             }
         }
     }
@@ -807,11 +869,18 @@ impl Board {
             if n != self.near(p) {
                 return Err(format!("near differs at {}", p));
             }
+            let in_area = (self.near[p.y() + 2] >> (p.x() + 2)) & 1 == 1;
+            if in_area != (n > 0) {
+                return Err(format!("near area differs at {}", p));
+            }
             if self.cell(p) != EMPTY {
                 continue;
             }
             for c in [Color::Black, Color::White] {
                 let code = fresh.code(p, c);
+                if canon::canon(self.code(c, p)) != self.class(c, p) as usize {
+                    return Err(format!("class of {} at {} differs", c.name(), p));
+                }
                 if code != self.code(c, p) {
                     return Err(format!(
                         "code of {} at {} differs: {:04x} vs {:04x}",

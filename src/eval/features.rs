@@ -17,10 +17,8 @@ use crate::board::{Combo, Pattern};
 use crate::core::{Color, Rule};
 use once_cell::sync::Lazy;
 
-/// Number of pattern values ([`Pattern`] `0..=14`).
-pub const PATTERNS: usize = 15;
-/// Number of canonical codes: multisets of four patterns.
-pub const CANON_CODES: usize = multichoose(PATTERNS, 4);
+pub use crate::board::canon::{canon, CANON, CANON_CODES, PATTERNS};
+use crate::board::canon::{canon_index_of, multichoose};
 /// Number of threat classes counted per colour.
 pub const CLASSES: usize = 6;
 /// Number of threat masks (11 bits).
@@ -102,26 +100,6 @@ pub fn threat_mask(me: &[u16; CLASSES], opp: &[u16; CLASSES]) -> usize {
         | ((opp[class::THREE] > 0) as usize) << 10
 }
 
-/// Canonical index of every 16-bit code (codes with a nibble above 14 never occur; they map
-/// to 0).
-pub static CANON: Lazy<Box<[u16; 1 << 16]>> = Lazy::new(|| {
-    let mut t = vec![0u16; 1 << 16];
-    for (code, slot) in t.iter_mut().enumerate() {
-        let mut p = [
-            code & 0xF,
-            (code >> 4) & 0xF,
-            (code >> 8) & 0xF,
-            (code >> 12) & 0xF,
-        ];
-        if p.iter().any(|&v| v >= PATTERNS) {
-            continue;
-        }
-        p.sort_unstable();
-        *slot = canon_index(p) as u16;
-    }
-    t.into_boxed_slice().try_into().expect("65536 entries")
-});
-
 /// The four patterns (ascending) of each canonical index.
 pub static CANON_PATTERNS: Lazy<Vec<[Pattern; 4]>> = Lazy::new(|| {
     let mut v = vec![[Pattern::Dead; 4]; CANON_CODES];
@@ -171,46 +149,10 @@ pub static LEGACY_INDEX: Lazy<Vec<u16>> = Lazy::new(|| {
         .collect()
 });
 
-/// Number of multisets of size `k` from `n` values: C(n + k - 1, k).
-const fn multichoose(n: usize, k: usize) -> usize {
-    // C(n + k - 1, k) for k <= 4.
-    let m = n + k - 1;
-    match k {
-        0 => 1,
-        1 => m,
-        2 => m * (m - 1) / 2,
-        3 => m * (m - 1) * (m - 2) / 6,
-        _ => m * (m - 1) * (m - 2) * (m - 3) / 24,
-    }
-}
-
 /// Index of the sorted multiset `p` (ascending, values below [`PATTERNS`]) in lexicographic
 /// order of all sorted multisets.
 fn canon_index(p: [usize; 4]) -> usize {
     canon_index_of(p, PATTERNS)
-}
-
-/// Index of the sorted multiset `p` (values below `n`) among all sorted multisets of four
-/// values below `n`, in lexicographic order.
-fn canon_index_of(p: [usize; 4], n: usize) -> usize {
-    // Count the multisets that come before p, position by position.
-    let mut idx = 0;
-    let mut lo = 0;
-    for (i, &v) in p.iter().enumerate() {
-        let rest = 3 - i;
-        for x in lo..v {
-            // Multisets with this position = x and the rest from x..n.
-            idx += multichoose(n - x, rest);
-        }
-        lo = v;
-    }
-    idx
-}
-
-/// The canonical index of a code.
-#[inline(always)]
-pub fn canon(code: u16) -> usize {
-    CANON[code as usize] as usize
 }
 
 #[cfg(test)]

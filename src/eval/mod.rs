@@ -15,6 +15,7 @@
 pub mod features;
 pub mod weights;
 
+use crate::board::canon::CLASS_SLOTS;
 use crate::board::{Board, Combo, UndoPoint};
 use crate::core::{Color, Pos, POS_COUNT};
 use features::{class, threat_mask, CLASSES};
@@ -36,17 +37,17 @@ pub fn win_rate(score: i32) -> f64 {
 /// Index of the count of points with a four line (any line pattern four or better), kept
 /// beside the [`CLASSES`] threat classes.
 pub const ANY_FOUR: usize = CLASSES;
-/// Counts kept per colour.
-pub const COUNTS: usize = CLASSES + 2;
-
-use crate::board::has_four_line;
+/// Count slots kept per colour: the [`CLASSES`] threat classes, [`ANY_FOUR`], and one slot
+/// (7) where points of no threat class are counted, so that the update needs no branch.
+pub const COUNTS: usize = 8;
 
 /// The incremental part of the evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct State {
     /// Per colour: Σ mover values, Σ waiter values over the empty points.
     sum: [[i32; 2]; 2],
-    /// Per colour: empty points per threat class, and with a four line ([`ANY_FOUR`]).
+    /// Per colour: empty points per threat class, with a four line ([`ANY_FOUR`]), and of
+    /// no threat class (slot 7).
     count: [[u16; COUNTS]; 2],
 }
 
@@ -57,9 +58,6 @@ pub struct Evaluator {
     tables: [&'static EvalTables; 2],
     cur: State,
     stack: Vec<State>,
-    /// Per point: the move number at which it was last seen in a change list.
-    mark: Box<[u32; POS_COUNT]>,
-    stamp: u32,
 }
 
 impl Evaluator {
@@ -76,8 +74,6 @@ impl Evaluator {
                 count: [[0; COUNTS]; 2],
             },
             stack: Vec::with_capacity(256),
-            mark: Box::new([0; POS_COUNT]),
-            stamp: 0,
         };
         e.cur = e.full(board);
         e
@@ -90,27 +86,36 @@ impl Evaluator {
             count: [[0; COUNTS]; 2],
         };
         for p in board.empty_points() {
-            for c in [Color::Black, Color::White] {
-                self.add(&mut s, board, c, board.code(c, p), 1);
+            for c in 0..2 {
+                let cls = board.class(if c == 0 { Color::Black } else { Color::White }, p);
+                self.add::<1>(&mut s, c, cls);
             }
         }
+        // Slot 7 counts classless points and is never read: keep it out of comparisons.
+        s.count[0][7] = 0;
+        s.count[1][7] = 0;
         s
     }
 
+    /// Adds (`SIGN` 1) or removes (`SIGN` -1) one empty point of class `cls` for colour
+    /// index `ci`.
     #[inline(always)]
-    fn add(&self, s: &mut State, board: &Board, c: Color, code: u16, sign: i32) {
-        let ci = c.index();
+    fn add<const SIGN: i32>(&self, s: &mut State, ci: usize, cls: u16) {
         let t = self.tables[ci];
-        let v = t.value[code as usize];
-        s.sum[ci][0] += sign * (v as u16 as i16 as i32);
-        s.sum[ci][1] += sign * ((v >> 16) as u16 as i16 as i32);
-        let combo = board.combo_table(c).combo(code);
-        let k = t.class[combo as usize] as usize;
-        if k < CLASSES {
-            s.count[ci][k] = s.count[ci][k].wrapping_add(sign as u16);
-        }
-        if has_four_line(code) {
-            s.count[ci][ANY_FOUR] = s.count[ci][ANY_FOUR].wrapping_add(sign as u16);
+        let i = cls as usize & (CLASS_SLOTS - 1);
+        let v = t.value[i];
+        s.sum[ci][0] += SIGN * (v as u16 as i16 as i32);
+        s.sum[ci][1] += SIGN * ((v >> 16) as u16 as i16 as i32);
+        let info = t.info[i];
+        let k = (info & 7) as usize;
+        let four = (info >> 3) as u16;
+        let count = &mut s.count[ci];
+        if SIGN > 0 {
+            count[k] = count[k].wrapping_add(1);
+            count[ANY_FOUR] = count[ANY_FOUR].wrapping_add(four);
+        } else {
+            count[k] = count[k].wrapping_sub(1);
+            count[ANY_FOUR] = count[ANY_FOUR].wrapping_sub(four);
         }
     }
 
@@ -118,31 +123,23 @@ impl Evaluator {
     #[inline]
     pub fn make(&mut self, board: &Board) {
         self.stack.push(self.cur);
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.fill(0);
-            self.stamp = 1;
-        }
         let changes: &[UndoPoint] = board.last_changes();
         let mut s = self.cur;
-        for u in changes {
-            let q = u.q as usize & (POS_COUNT - 1);
-            if self.mark[q] == self.stamp {
-                continue;
-            }
-            self.mark[q] = self.stamp;
-            let pos = Pos(q as u16);
-            let empty = board.is_empty(pos);
-            for c in [Color::Black, Color::White] {
-                let old = u.code[c.index()];
-                if empty {
-                    let new = board.code(c, pos);
-                    if new == old {
-                        continue;
+        // The point played comes first (it is no longer empty); each other changed point is
+        // empty and listed once (docs: `crate::board` module invariants).
+        if let Some((first, rest)) = changes.split_first() {
+            self.add::<-1>(&mut s, 0, first.cls[0]);
+            self.add::<-1>(&mut s, 1, first.cls[1]);
+            for u in rest {
+                let pos = Pos(u.q & (POS_COUNT as u16 - 1));
+                for (ci, c) in [(0, Color::Black), (1, Color::White)] {
+                    let old = u.cls[ci];
+                    let new = board.class(c, pos);
+                    if new != old {
+                        self.add::<-1>(&mut s, ci, old);
+                        self.add::<1>(&mut s, ci, new);
                     }
-                    self.add(&mut s, board, c, new, 1);
                 }
-                self.add(&mut s, board, c, old, -1);
             }
         }
         self.cur = s;
@@ -160,9 +157,7 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&self, side: Color) -> i32 {
         let (s, o) = (side.index(), side.opponent().index());
-        let me = self.counts(side);
-        let opp = self.counts(side.opponent());
-        let mask = threat_mask(me, opp);
+        let mask = threat_mask(self.counts(side), self.counts(side.opponent()));
         let v = self.cur.sum[s][0] + self.cur.sum[o][1] + self.tables[s].threat[mask] as i32;
         v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
@@ -187,20 +182,23 @@ impl Evaluator {
         self.cur.count[c.index()][ANY_FOUR]
     }
 
-    /// The move-ordering tables of colour `c` (attack in the low 16 bits, defence in the
-    /// high 16, by raw code).
+    /// The move-ordering tables of colour `c` by canonical class (attack in the low 16 bits,
+    /// defence in the high 16; [`CLASS_SLOTS`] entries, index masked).
     #[inline]
-    pub fn order_table(&self, c: Color) -> &[u32; 1 << 16] {
+    pub fn order_table(&self, c: Color) -> &[u32; CLASS_SLOTS] {
         &self.tables[c.index()].order
     }
 
     /// Checks the incremental state against a recomputation (tests).
     pub fn verify(&self, board: &Board) -> Result<(), String> {
         let f = self.full(board);
-        if f == self.cur {
+        let mut cur = self.cur;
+        cur.count[0][7] = 0;
+        cur.count[1][7] = 0;
+        if f == cur {
             Ok(())
         } else {
-            Err(format!("incremental {:?} != full {:?}", self.cur, f))
+            Err(format!("incremental {:?} != full {:?}", cur, f))
         }
     }
 }

@@ -19,6 +19,7 @@
 //! present exactly once.
 
 use super::features::{self, CANON_CODES, MASKS};
+use crate::board::canon::CLASS_SLOTS;
 use crate::core::{Color, Rule};
 use once_cell::sync::OnceCell;
 use std::path::Path;
@@ -333,16 +334,19 @@ fn colour_name(ci: usize) -> &'static str {
     }
 }
 
-/// The expanded tables of one rule and colour, indexed by raw 16-bit code.
+/// The expanded tables of one rule and colour, indexed by canonical class
+/// ([`crate::board::canon`]; [`CLASS_SLOTS`] entries, masked index).
 pub struct EvalTables {
-    /// Per code: the `mover` value in the low 16 bits, the `waiter` value in the high 16.
-    pub value: Box<[u32; 1 << 16]>,
-    /// Per code: the `attack` ordering score in the low 16 bits, `defence` in the high 16.
-    pub order: Box<[u32; 1 << 16]>,
+    /// Per class: the `mover` value in the low 16 bits, the `waiter` value in the high 16.
+    pub value: Box<[u32; CLASS_SLOTS]>,
+    /// Per class: the `attack` ordering score in the low 16 bits, `defence` in the high 16.
+    pub order: Box<[u32; CLASS_SLOTS]>,
+    /// Per class: the threat-count slot of its combo (0..=5 a threat class of
+    /// [`features::class`], 7 none) in bits 0-2, and bit 3 set when one of its line patterns
+    /// is a four or better ([`crate::board::has_four_line`]).
+    pub info: Box<[u8; CLASS_SLOTS]>,
     /// Per threat mask: its value for this colour to move.
     pub threat: Box<[i16; MASKS]>,
-    /// Threat class of each combo value (see [`features::class_table`]).
-    pub class: [u8; 16],
 }
 
 impl EvalTables {
@@ -350,20 +354,28 @@ impl EvalTables {
     pub fn build(w: &Weights, rule: Rule, color: Color) -> EvalTables {
         let cw = w.get(rule, color);
         let pack = |a: i16, b: i16| (a as u16 as u32) | ((b as u16 as u32) << 16);
-        let mut value = vec![0u32; 1 << 16];
-        let mut order = vec![0u32; 1 << 16];
-        for code in 0..=u16::MAX {
+        let mut value = Box::new([0u32; CLASS_SLOTS]);
+        let mut order = Box::new([0u32; CLASS_SLOTS]);
+        let mut info = Box::new([0u8; CLASS_SLOTS]);
+        let classes = features::class_table(rule, color);
+        let combos = crate::board::ComboTable::get(rule, color);
+        for i in 0..CANON_CODES {
+            value[i] = pack(cw.table(Kind::Mover)[i], cw.table(Kind::Waiter)[i]);
+            order[i] = pack(cw.table(Kind::Attack)[i], cw.table(Kind::Defence)[i]);
+        }
+        for code in (0..=u16::MAX).filter(|&c| crate::board::canon::is_valid_code(c)) {
             let i = features::canon(code);
-            value[code as usize] = pack(cw.table(Kind::Mover)[i], cw.table(Kind::Waiter)[i]);
-            order[code as usize] = pack(cw.table(Kind::Attack)[i], cw.table(Kind::Defence)[i]);
+            let k = classes[combos.combo(code) as usize] as usize;
+            let slot = if k < features::CLASSES { k as u8 } else { 7 };
+            info[i] = slot | (crate::board::has_four_line(code) as u8) << 3;
         }
         let mut threat = Box::new([0i16; MASKS]);
         threat.copy_from_slice(cw.table(Kind::Threat));
         EvalTables {
-            value: value.into_boxed_slice().try_into().expect("65536"),
-            order: order.into_boxed_slice().try_into().expect("65536"),
+            value,
+            order,
+            info,
             threat,
-            class: features::class_table(rule, color),
         }
     }
 }

@@ -93,7 +93,8 @@ pub fn pv_text(pv: &[Pos]) -> String {
         .join(" ")
 }
 
-/// The per-iteration progress line: `MESSAGE depth d-sd ev e n nodes tm ms pv …`; with
+/// The per-iteration progress line: `MESSAGE depth d-sd ev e n nodes vcf v tm ms pv …`
+/// (`nodes` the main-search nodes, `v` the threat-solver nodes, docs/strength.md §5); with
 /// several principal variations (YXNBEST) each line starts `MESSAGE pv i/n depth …`
 /// (`i` from 1).
 pub fn progress(info: &SearchInfo) -> String {
@@ -103,12 +104,13 @@ pub fn progress(info: &SearchInfo) -> String {
         String::new()
     };
     format!(
-        "MESSAGE {}depth {}-{} ev {} n {} tm {} pv {}",
+        "MESSAGE {}depth {}-{} ev {} n {} vcf {} tm {} pv {}",
         multi,
         info.depth,
         info.seldepth,
         score_text(info.score),
         info.nodes,
+        info.vcf_nodes,
         info.time_ms,
         pv_text(&info.pv)
     )

@@ -1347,6 +1347,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 },
                 score: r.score,
                 nodes: r.nodes,
+                vcf_nodes: r.vcf_nodes,
                 time_ms: r.time_ms,
                 pv: if r.pv.first() == Some(&p) {
                     r.pv.clone()

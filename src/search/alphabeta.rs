@@ -60,7 +60,11 @@ struct Shared<'a> {
     tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     done: AtomicBool,
+    /// Main-search nodes of every thread (one per [`Worker::search`] call: alpha-beta and
+    /// quiescence nodes, as Rapfi counts them; docs/strength.md §5).
     nodes: AtomicU64,
+    /// Nodes of the threat solvers (VCF and VCT) of every thread, counted apart.
+    vcf_nodes: AtomicU64,
     start: Instant,
     hard: Duration,
     /// When the alpha-beta search is aborted: the hard limit less the time kept for the
@@ -95,8 +99,13 @@ struct Worker<'a> {
     id: usize,
     board: Board,
     shared: &'a Shared<'a>,
+    /// Main-search nodes of this thread (see [`Shared::nodes`]).
     nodes: u64,
     flushed: u64,
+    /// Threat-solver nodes of this thread not yet added to [`Shared::vcf_nodes`].
+    vcf_nodes: u64,
+    /// Work left before the next poll of the clock: one per node, one per solver node.
+    poll_left: i64,
     aborted: bool,
     seldepth: i32,
     history: Box<[[i32; POS_COUNT]; 2]>,
@@ -117,6 +126,9 @@ struct Worker<'a> {
     /// Nominal depth of the current iteration (bounds the extensions).
     root_depth: i32,
 }
+
+/// Units of work (search nodes, threat-solver nodes) between two polls of the clock.
+const POLL_INTERVAL: i64 = 1024;
 
 /// Attacker nodes the VCF solver may spend at the root before the main search.
 const ROOT_VCF_NODES: u64 = 400_000;
@@ -324,6 +336,7 @@ impl Searcher {
             stop,
             done: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            vcf_nodes: AtomicU64::new(0),
             start,
             hard: Duration::from_millis(limits.budget.hard_ms),
             search_hard: Duration::from_millis(
@@ -359,6 +372,7 @@ impl Searcher {
             shared.done.store(true, Ordering::Relaxed);
         });
         result.nodes = shared.nodes.load(Ordering::Relaxed);
+        result.vcf_nodes = shared.vcf_nodes.load(Ordering::Relaxed);
         result.time_ms = start.elapsed().as_millis() as u64;
         self.last = Some((board.ply(), result.score));
         result
@@ -372,6 +386,8 @@ impl<'a> Worker<'a> {
             shared,
             nodes: 0,
             flushed: 0,
+            vcf_nodes: 0,
+            poll_left: POLL_INTERVAL,
             aborted: false,
             seldepth: 0,
             history: Box::new([[0; POS_COUNT]; 2]),
@@ -394,12 +410,24 @@ impl<'a> Worker<'a> {
         let d = self.nodes - self.flushed;
         self.flushed = self.nodes;
         self.shared.nodes.fetch_add(d, Ordering::Relaxed);
+        let v = std::mem::take(&mut self.vcf_nodes);
+        self.shared.vcf_nodes.fetch_add(v, Ordering::Relaxed);
     }
 
-    /// Polls the stop conditions; sets `aborted`.
+    /// Counts `n` threat-solver nodes (apart from the main-search nodes) against the poll.
+    #[inline]
+    fn add_vcf_nodes(&mut self, n: u64) {
+        self.vcf_nodes += n;
+        self.poll_left -= n as i64;
+    }
+
+    /// Polls the stop conditions once [`POLL_INTERVAL`] units of work (nodes of the search
+    /// and of the threat solvers) were done since the last poll; sets `aborted`.
     #[inline]
     fn poll(&mut self) {
-        if self.nodes & 1023 == 0 {
+        self.poll_left -= 1;
+        if self.poll_left <= 0 {
+            self.poll_left = POLL_INTERVAL;
             self.flush_nodes();
             if self.shared.start.elapsed() >= self.shared.search_hard
                 || self.shared.nodes.load(Ordering::Relaxed) >= self.shared.max_nodes
@@ -453,7 +481,9 @@ impl<'a> Worker<'a> {
         // once: the main thread looks for one first while the helpers start the alpha-beta
         // search, and a win it proves ends every thread.
         if self.id == 0 && !single {
-            if let Some(r) = self.root_threat_win(limits, self.shared.stop) {
+            let win = self.root_threat_win(limits, self.shared.stop);
+            self.flush_nodes();
+            if let Some(r) = win {
                 self.shared.done.store(true, Ordering::Relaxed);
                 return r;
             }
@@ -572,14 +602,18 @@ impl<'a> Worker<'a> {
             }
             if self.id == 0 {
                 self.flush_nodes();
-                let (nodes, time_ms) =
-                    (self.shared.nodes.load(Ordering::Relaxed), self.elapsed_ms());
+                let (nodes, vcf_nodes, time_ms) = (
+                    self.shared.nodes.load(Ordering::Relaxed),
+                    self.shared.vcf_nodes.load(Ordering::Relaxed),
+                    self.elapsed_ms(),
+                );
                 for (pv_index, line) in lines.iter().enumerate() {
                     on_info(&SearchInfo {
                         depth,
                         seldepth: self.seldepth,
                         score: line.score,
                         nodes,
+                        vcf_nodes,
                         time_ms,
                         pv: line.pv.clone(),
                         pv_index,
@@ -675,6 +709,7 @@ impl<'a> Worker<'a> {
         self.vcf.set_deadline(Some(start + self.shared.hard / 4));
         let budget = ROOT_VCF_NODES.min(self.shared.max_nodes);
         let vcf = self.vcf.solve(&mut self.board, budget, stop);
+        self.add_vcf_nodes(self.vcf.nodes());
         self.vcf.set_deadline(None);
         let line = match vcf {
             VcfOutcome::Win(line) => Some(line),
@@ -693,6 +728,7 @@ impl<'a> Worker<'a> {
                 let budget = nodes.min(self.shared.max_nodes);
                 let mut vct = self.take_vct_solver(limits);
                 let r = vct.solve(&mut self.board, budget, deadline, stop);
+                self.add_vcf_nodes(vct.nodes());
                 self.vct = Some(vct);
                 match r {
                     VcfOutcome::Win(line) => Some(line),
@@ -754,6 +790,7 @@ impl<'a> Worker<'a> {
                 VcfOutcome::Win(_) => Ok(true),
                 _ => Err(()),
             };
+            w.add_vcf_nodes(w.vcf.nodes());
             w.vcf.set_deadline(None);
             if r.is_err() {
                 r = match vct.solve(&mut w.board, nodes, timed.then_some(deadline), stop) {
@@ -761,6 +798,7 @@ impl<'a> Worker<'a> {
                     VcfOutcome::None => Ok(false),
                     VcfOutcome::Unknown => Err(()),
                 };
+                w.add_vcf_nodes(vct.nodes());
             }
             w.board.undo();
             r
@@ -805,6 +843,7 @@ impl<'a> Worker<'a> {
             score,
             depth: 0,
             nodes: self.nodes,
+            vcf_nodes: self.vcf_nodes,
             time_ms: 0,
             pv: vec![p],
             lines: Vec::new(),
@@ -913,10 +952,11 @@ impl<'a> Worker<'a> {
     /// A VCF of the side to move within `nodes` attacker nodes, at a node of `ply` with no
     /// five point on either side (step 3 passed, not `forced`): the win's score, if any.
     fn vcf_win(&mut self, nodes: u64, ply_i: i32) -> Option<i32> {
-        match self
+        let r = self
             .vcf
-            .solve_without_fives(&mut self.board, nodes, self.shared.stop)
-        {
+            .solve_without_fives(&mut self.board, nodes, self.shared.stop);
+        self.add_vcf_nodes(self.vcf.nodes());
+        match r {
             VcfOutcome::Win(line) => Some(WIN - ply_i - vcf_line_plies(&mut self.board, &line)),
             _ => None,
         }
@@ -1006,7 +1046,6 @@ impl<'a> Worker<'a> {
                 && self.ev.four_line_points(me) > 0
             {
                 let win = self.vcf_win(PARAMS.leaf_vcf as u64, ply_i);
-                self.nodes += self.vcf.nodes();
                 if let Some(score) = win {
                     return score;
                 }

@@ -56,8 +56,11 @@ pub struct SearchInfo {
     pub seldepth: i32,
     /// Score from the side to move's view (see [`WIN`]).
     pub score: i32,
-    /// Nodes searched so far (all threads).
+    /// Main-search nodes so far (all threads): one per alpha-beta or quiescence node, as
+    /// Rapfi counts them (docs/strength.md §5).
     pub nodes: u64,
+    /// Threat-solver (VCF and VCT) nodes so far (all threads), counted apart from `nodes`.
+    pub vcf_nodes: u64,
     /// Milliseconds since the search started.
     pub time_ms: u64,
     /// Principal variation, first move first.
@@ -86,8 +89,11 @@ pub struct SearchResult {
     pub score: i32,
     /// Completed depth in plies.
     pub depth: i32,
-    /// Nodes searched (all threads).
+    /// Main-search nodes (all threads): one per alpha-beta or quiescence node
+    /// (docs/strength.md §5).
     pub nodes: u64,
+    /// Threat-solver (VCF and VCT) nodes (all threads), counted apart from `nodes`.
+    pub vcf_nodes: u64,
     /// Milliseconds spent.
     pub time_ms: u64,
     /// Principal variation.

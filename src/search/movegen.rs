@@ -19,6 +19,7 @@
 //! can only block on a forbidden point leaves black without moves: a loss).
 
 use super::threat::vcf::{five_defences, has_caps, is_four_point};
+use crate::board::canon::CLASS_SLOTS;
 use crate::board::{Board, Combo};
 use crate::core::{Color, Pos};
 use crate::eval::{features, Evaluator};
@@ -64,8 +65,9 @@ fn is_foul(board: &Board, me: Color, p: Pos, combo: Combo) -> bool {
 /// `attack` value of its code at `p` plus the `defence` value of the opponent's code there.
 #[inline]
 fn order_score(board: &Board, ev: &Evaluator, me: Color, p: Pos) -> i32 {
-    let a = ev.order_table(me)[board.code(me, p) as usize] as u16 as i16 as i32;
-    let d = (ev.order_table(me.opponent())[board.code(me.opponent(), p) as usize] >> 16) as u16
+    const M: usize = CLASS_SLOTS - 1;
+    let a = ev.order_table(me)[board.class(me, p) as usize & M] as u16 as i16 as i32;
+    let d = (ev.order_table(me.opponent())[board.class(me.opponent(), p) as usize & M] >> 16) as u16
         as i16 as i32;
     a + d
 }
