@@ -1,17 +1,20 @@
 //! The transposition table shared by all search threads, lock-free.
 //!
 //! Design (after Stockfish `tt.cpp` and Rapfi `hashtable.cpp`):
-//! - The table is an array of clusters of 64 bytes (one cache line) holding four entries
-//!   of two `AtomicU64` words each: `check = key ^ data` and `data`. A reader loads both
-//!   words with `Relaxed` ordering and accepts the entry only if `check ^ data == key`; an
-//!   entry torn by a concurrent writer (one word old, one new) fails this test except with
-//!   probability 2^-64 per probe, so it is read as a miss, never as wrong data.
+//! - The table is an array of clusters of 64 bytes (one cache line) holding five entries of
+//!   12 bytes: a 64-bit `data` word and a 32-bit `check` word, `check = key32 ^ fold(data)`
+//!   where `key32` is the low half of the key and `fold` XORs the two halves of `data`. A
+//!   reader loads both words with `Relaxed` ordering and accepts the entry only if the check
+//!   matches; an entry torn by a concurrent writer (one word old, one new) fails this test
+//!   except with probability 2^-32 per probe, so it is read as a miss. A wrong hit can only
+//!   give a wrong score or a move that the search then does not find among its moves.
 //! - The cluster is chosen by the high bits of `key * cluster_count` (multiply-high), so any
-//!   table size works and no division is needed.
+//!   table size works and no division is needed; the check covers the low 32 bits.
 //! - Replacement: an entry with the same key is overwritten (keeping its move if the new one
 //!   has none); otherwise the entry with the lowest `depth - 8 * age` is replaced, where age
 //!   counts searches since the entry was written (6-bit generation counter).
 //! - Win and loss scores are stored relative to the node (see [`score_to_tt`]).
+//! - The static evaluation of the node is stored beside the score ([`NO_EVAL`] when none).
 //!
 //! Data word layout (bits): 0-15 move, 16-31 score (i16), 32-47 static eval (i16), 48-55
 //! depth (i8 + 0), 56-57 bound, 58-63 generation.
@@ -19,7 +22,7 @@
 use crate::core::Pos;
 use crate::search::{WIN, WIN_THRESHOLD};
 use std::alloc::Layout;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::Arc;
 use std::time::Duration;
@@ -59,7 +62,7 @@ pub struct TtEntry {
     pub mv: Pos,
     /// Score, relative to the node (convert with [`score_from_tt`]).
     pub score: i32,
-    /// Static evaluation of the node.
+    /// Static evaluation of the node, [`NO_EVAL`] if none was stored.
     pub eval: i32,
     /// Remaining depth the score was searched to, in plies.
     pub depth: i32,
@@ -67,13 +70,66 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
+/// The stored static evaluation meaning "none".
+pub const NO_EVAL: i32 = i16::MIN as i32;
+
+/// Entries per cluster.
+const ENTRIES: usize = 5;
+
 #[repr(C, align(64))]
 struct Cluster {
-    words: [AtomicU64; 8],
+    data: [AtomicU64; ENTRIES],
+    check: [AtomicU32; ENTRIES],
+    _pad: AtomicU32,
 }
 
 const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
-const ENTRIES: usize = 4;
+
+/// The check word of an entry: the low half of the key XOR both halves of the data.
+#[inline(always)]
+fn check_of(key: u64, data: u64) -> u32 {
+    (key as u32) ^ (data as u32) ^ ((data >> 32) as u32)
+}
+
+impl Cluster {
+    /// Empties every entry (no other thread may use the cluster).
+    fn zero(&mut self) {
+        for w in &mut self.data {
+            *w.get_mut() = 0;
+        }
+        for w in &mut self.check {
+            *w.get_mut() = 0;
+        }
+    }
+    /// Empties every entry through shared access.
+    fn zero_shared(&self) {
+        for w in &self.data {
+            w.store(0, Ordering::Relaxed);
+        }
+        for w in &self.check {
+            w.store(0, Ordering::Relaxed);
+        }
+    }
+    /// Whether every entry is empty.
+    #[cfg(test)]
+    fn is_zero(&self) -> bool {
+        self.data.iter().all(|w| w.load(Ordering::Relaxed) == 0)
+            && self.check.iter().all(|w| w.load(Ordering::Relaxed) == 0)
+    }
+    /// The data word of entry `i` if its check matches `key`.
+    #[inline(always)]
+    fn read(&self, i: usize, key: u64) -> Option<u64> {
+        let data = self.data[i].load(Ordering::Relaxed);
+        let check = self.check[i].load(Ordering::Relaxed);
+        (data != 0 && check == check_of(key, data)).then_some(data)
+    }
+    /// Writes entry `i`.
+    #[inline(always)]
+    fn write(&self, i: usize, key: u64, data: u64) {
+        self.data[i].store(data, Ordering::Relaxed);
+        self.check[i].store(check_of(key, data), Ordering::Relaxed);
+    }
+}
 
 /// The cluster array: one zeroed block from the allocator, aligned to 64 bytes by hand.
 ///
@@ -188,7 +244,7 @@ pub fn score_from_tt(score: i32, ply: i32) -> i32 {
 
 fn pack(mv: Pos, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     let score = score.clamp(-WIN, WIN) as i16 as u16 as u64;
-    let eval = eval.clamp(-WIN, WIN) as i16 as u16 as u64;
+    let eval = eval.clamp(NO_EVAL, i16::MAX as i32) as i16 as u16 as u64;
     let depth = depth.clamp(-100, 127) as i8 as u8 as u64;
     (mv.0 as u64)
         | score << 16
@@ -292,9 +348,7 @@ impl TranspositionTable {
             self.resident = true;
             self.clusters.par_chunks_mut(1 << 14).for_each(|chunk| {
                 for c in chunk {
-                    for w in &c.words {
-                        w.store(0, Ordering::Relaxed);
-                    }
+                    c.zero_shared();
                 }
             });
             *self.dirty.get_mut() = false;
@@ -331,9 +385,7 @@ impl TranspositionTable {
                     return false;
                 }
                 for c in slice {
-                    for w in &mut c.words {
-                        *w.get_mut() = 0;
-                    }
+                    c.zero();
                 }
             }
             self.resident = true;
@@ -360,7 +412,7 @@ impl TranspositionTable {
                 return false;
             }
             for c in slice.iter_mut().step_by(PAGE_CLUSTERS) {
-                *c.words[0].get_mut() = 0;
+                *c.data[0].get_mut() = 0;
             }
         }
         self.resident = true;
@@ -398,14 +450,7 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let c = self.cluster(key);
-        for i in 0..ENTRIES {
-            let check = c.words[2 * i].load(Ordering::Relaxed);
-            let data = c.words[2 * i + 1].load(Ordering::Relaxed);
-            if check ^ data == key && data != 0 {
-                return Some(unpack(data));
-            }
-        }
-        None
+        (0..ENTRIES).find_map(|i| c.read(i, key).map(unpack))
     }
 
     /// Stores an entry for `key` (see the module doc for the replacement rule).
@@ -419,14 +464,14 @@ impl TranspositionTable {
         let mut victim = 0;
         let mut victim_value = i32::MAX;
         for i in 0..ENTRIES {
-            let check = c.words[2 * i].load(Ordering::Relaxed);
-            let data = c.words[2 * i + 1].load(Ordering::Relaxed);
-            if data == 0 || check ^ data == key {
+            let data = c.data[i].load(Ordering::Relaxed);
+            let same = data != 0 && c.check[i].load(Ordering::Relaxed) == check_of(key, data);
+            if data == 0 || same {
                 let mut mv = mv;
-                if data != 0 && mv.is_none() {
+                if same && mv.is_none() {
                     mv = unpack(data).mv;
                 }
-                if data != 0 && check ^ data == key {
+                if same {
                     // Keep a deeper exact result of the same search.
                     let old = unpack(data);
                     let old_gen = ((data >> 58) & 63) as u8;
@@ -434,9 +479,7 @@ impl TranspositionTable {
                         return;
                     }
                 }
-                let d = pack(mv, score, eval, depth, bound, generation);
-                c.words[2 * i + 1].store(d, Ordering::Relaxed);
-                c.words[2 * i].store(key ^ d, Ordering::Relaxed);
+                c.write(i, key, pack(mv, score, eval, depth, bound, generation));
                 return;
             }
             let e = unpack(data);
@@ -447,9 +490,7 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        let d = pack(mv, score, eval, depth, bound, generation);
-        c.words[2 * victim + 1].store(d, Ordering::Relaxed);
-        c.words[2 * victim].store(key ^ d, Ordering::Relaxed);
+        c.write(victim, key, pack(mv, score, eval, depth, bound, generation));
     }
 
     /// Per mille of sampled entries written in the current search (for `YXSHOWHASHUSAGE`).
@@ -459,7 +500,7 @@ impl TranspositionTable {
         let mut used = 0;
         for c in &self.clusters[..n] {
             for i in 0..ENTRIES {
-                let data = c.words[2 * i + 1].load(Ordering::Relaxed);
+                let data = c.data[i].load(Ordering::Relaxed);
                 if data != 0 && ((data >> 58) & 63) as u8 == generation {
                     used += 1;
                 }
@@ -709,31 +750,45 @@ mod tests {
         // word of the other must not accept either.
         let tt = TranspositionTable::new(64);
         let (k1, k2) = (0x9e37_79b9_7f4a_7c15u64, 0xbf58_476d_1ce4_e5b9u64);
+        let c = &tt.clusters[0];
+        let words = |c: &Cluster| {
+            (
+                c.check[0].load(Ordering::Relaxed),
+                c.data[0].load(Ordering::Relaxed),
+            )
+        };
         tt.store(k1, Pos::new(1, 1), 10, 0, 3, Bound::Exact);
-        let (check1, data1) = (
-            tt.clusters[0].words[0].load(Ordering::Relaxed),
-            tt.clusters[0].words[1].load(Ordering::Relaxed),
-        );
-        tt.clusters[0]
-            .words
-            .iter()
-            .for_each(|w| w.store(0, Ordering::Relaxed));
+        let (check1, data1) = words(c);
+        c.zero_shared();
         tt.store(k2, Pos::new(2, 2), 20, 0, 4, Bound::Lower);
-        let (check2, data2) = (
-            tt.clusters[0].words[0].load(Ordering::Relaxed),
-            tt.clusters[0].words[1].load(Ordering::Relaxed),
-        );
-        for (c, d) in [(check1, data2), (check2, data1)] {
-            tt.clusters[0].words[0].store(c, Ordering::Relaxed);
-            tt.clusters[0].words[1].store(d, Ordering::Relaxed);
+        let (check2, data2) = words(c);
+        for (ch, d) in [(check1, data2), (check2, data1)] {
+            c.check[0].store(ch, Ordering::Relaxed);
+            c.data[0].store(d, Ordering::Relaxed);
             assert!(tt.probe(k1).is_none() && tt.probe(k2).is_none());
         }
         // The same key written twice with different data: old check, new data.
-        tt.clusters[0].words[0].store(check2, Ordering::Relaxed);
-        tt.clusters[0].words[1].store(data2, Ordering::Relaxed);
+        c.check[0].store(check2, Ordering::Relaxed);
+        c.data[0].store(data2, Ordering::Relaxed);
         tt.store(k2, Pos::new(3, 3), 30, 0, 9, Bound::Exact);
-        tt.clusters[0].words[0].store(check2, Ordering::Relaxed);
+        assert_eq!(tt.probe(k2).map(|e| e.depth), Some(9));
+        c.check[0].store(check2, Ordering::Relaxed);
         assert!(tt.probe(k2).is_none());
+    }
+
+    #[test]
+    fn five_entries_share_a_cluster() {
+        let tt = TranspositionTable::new(64);
+        let keys: Vec<u64> = (1..=5u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, Pos::new(i, 0), i as i32, NO_EVAL, 5, Bound::Exact);
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            let e = tt.probe(k).expect("stored");
+            assert_eq!((e.mv, e.score, e.eval), (Pos::new(i, 0), i as i32, NO_EVAL));
+        }
     }
 
     #[test]
@@ -755,10 +810,7 @@ mod tests {
         tt.clear();
         assert!(!*tt.dirty.get_mut());
         assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
-        assert!(tt
-            .clusters
-            .iter()
-            .all(|c| c.words.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
+        assert!(tt.clusters.iter().all(|c| c.is_zero()));
     }
 
     #[test]
@@ -776,11 +828,7 @@ mod tests {
         assert_eq!(tt.size_bytes(), bytes);
         assert!(!*tt.dirty.get_mut());
         assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
-        assert!(tt
-            .clusters
-            .iter()
-            .step_by(997)
-            .all(|c| c.words.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
+        assert!(tt.clusters.iter().step_by(997).all(|c| c.is_zero()));
     }
 
     #[test]
@@ -826,9 +874,7 @@ mod tests {
     }
 
     fn all_zero(tt: &TranspositionTable) -> bool {
-        tt.clusters
-            .iter()
-            .all(|c| c.words.iter().all(|w| w.load(Ordering::Relaxed) == 0))
+        tt.clusters.iter().all(|c| c.is_zero())
     }
 
     #[test]

@@ -5,6 +5,9 @@ usage: tools/spsa.py --engine target/release/pbrain-tianyuan --params PARAMS.jso
                      --openings freestyle=FILE [--openings renju=FILE] [--nodes 40000]
                      [--iterations 600] [--lr 0.1] [--seed 7] [--log spsa.log]
 
+The engine must be built with the `tune` feature (`cargo build --release --features tune`):
+release builds take the parameters as constants and ignore `TIANYUAN_PARAMS`.
+
 PARAMS.json maps a parameter name of `src/search/params.rs` to
 `[start, step, low, high, integer]`, for example
 `{"lmr_factor": [0.75, 0.1, 0.3, 1.5, false], "futility": [6, 1, 0, 10, true]}`. A switch

@@ -473,8 +473,8 @@ impl Board {
     pub fn candidate_rows(&self) -> [u32; crate::core::MAX_SIZE] {
         let mask = (1u32 << self.width) - 1;
         let mut out = [0u32; crate::core::MAX_SIZE];
-        for y in 0..self.height {
-            out[y] = ((self.near[y + 2] & !self.rows[y + 2]) >> 2) & mask;
+        for (y, row) in out.iter_mut().enumerate().take(self.height) {
+            *row = ((self.near[y + 2] & !self.rows[y + 2]) >> 2) & mask;
         }
         out
     }

@@ -45,7 +45,7 @@ use crate::core::{Pos, POS_COUNT};
 use crate::eval::features::class;
 use crate::eval::{win_rate, Evaluator};
 use crate::tt::{
-    score_from_tt, score_to_tt, Bound, PauseGuard, Plan, Preparation, TranspositionTable,
+    score_from_tt, score_to_tt, Bound, PauseGuard, Plan, Preparation, TranspositionTable, NO_EVAL,
     STAND_IN_BYTES,
 };
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
@@ -1024,20 +1024,10 @@ impl<'a> Worker<'a> {
             }
         }
         let forced = opp_fives > 0;
-        let static_eval = if forced {
-            // A forced block: the position is judged by its answer.
-            if ply >= 2 {
-                self.eval_stack[ply - 2]
-            } else {
-                self.ev.evaluate(me)
-            }
-        } else {
-            self.ev.evaluate(me)
-        };
-        self.eval_stack[ply] = static_eval;
-        let improving = ply < 2 || static_eval > self.eval_stack[ply - 2];
         // Step 4: leaf; with fours to play, a quiescence search of them.
         if depth <= 0 && !forced {
+            let static_eval = self.ev.evaluate(me);
+            self.eval_stack[ply] = static_eval;
             // With `leaf_vcf`, a small VCF search of the side to move at the first leaf
             // (not inside the quiescence search) proves wins the fours below cannot see.
             if PARAMS.leaf_vcf > 0
@@ -1065,8 +1055,10 @@ impl<'a> Worker<'a> {
         let skip = self.skip[ply];
         let mut tt_move = Pos::NONE;
         let mut tt_hit = None;
+        let mut tt_eval = NO_EVAL;
         if let Some(e) = self.shared.tt.probe(key) {
             tt_move = e.mv;
+            tt_eval = e.eval;
             let s = score_from_tt(e.score, ply_i);
             tt_hit = Some((s, e.depth, e.bound));
             if !pv_node && skip == Pos::NONE && e.depth >= depth && e.bound.settles(s, alpha, beta)
@@ -1074,6 +1066,20 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
+        let static_eval = if forced {
+            // A forced block: the position is judged by its answer.
+            if ply >= 2 {
+                self.eval_stack[ply - 2]
+            } else {
+                self.ev.evaluate(me)
+            }
+        } else if tt_eval != NO_EVAL {
+            tt_eval
+        } else {
+            self.ev.evaluate(me)
+        };
+        self.eval_stack[ply] = static_eval;
+        let improving = ply < 2 || static_eval > self.eval_stack[ply - 2];
         let prune_eval = match tt_hit {
             Some((s, _, b))
                 if PARAMS.tt_eval != 0
@@ -1164,7 +1170,11 @@ impl<'a> Worker<'a> {
         let orig_alpha = alpha;
         let mut best = -WIN;
         let mut best_move = Pos::NONE;
-        let prune_count = move_count_limit(depth, improving);
+        let prune_count = if PARAMS.mcp == 1 {
+            move_count_limit(depth, improving)
+        } else {
+            usize::MAX
+        };
         let mut quiet_seen = 0usize;
         for i in 0..moves.len() {
             // Best first (score, then point): most nodes cut off after a few moves, so the
@@ -1314,9 +1324,14 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared
-            .tt
-            .store(key, best_move, score_to_tt(best, ply_i), 0, depth, bound);
+        self.shared.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply_i),
+            static_eval,
+            depth,
+            bound,
+        );
         best
     }
 }
@@ -1393,9 +1408,43 @@ fn move_count_limit(depth: i32, improving: bool) -> usize {
     n as usize
 }
 
-/// Late-move reduction in plies for the `i`-th move (from 0) at `depth`.
+/// Depths and move numbers below this read [`lmr`] from [`LMR_TABLE`].
+const LMR_TABLE_SIZE: usize = 64;
+
+/// [`lmr_formula`] for every depth and move number below [`LMR_TABLE_SIZE`] and each of the
+/// eight (quiet, PV node, improving) cases, computed once.
+static LMR_TABLE: once_cell::sync::Lazy<Box<[[[i8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]; 8]>> =
+    once_cell::sync::Lazy::new(|| {
+        let mut t = Box::new([[[0i8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]; 8]);
+        for (f, plane) in t.iter_mut().enumerate() {
+            for (d, row) in plane.iter_mut().enumerate() {
+                for (i, r) in row.iter_mut().enumerate() {
+                    let v = lmr_formula(d as i32, i, f & 1 != 0, f & 2 != 0, f & 4 != 0);
+                    *r = v.clamp(0, i8::MAX as i32) as i8;
+                }
+            }
+        }
+        t
+    });
+
+/// Late-move reduction in plies for the `i`-th move (from 0) at `depth` ([`lmr_formula`],
+/// read from a table for the common cases).
 #[inline]
 fn lmr(depth: i32, i: usize, quiet: bool, pv_node: bool, improving: bool) -> i32 {
+    if (depth as usize) < LMR_TABLE_SIZE && i < LMR_TABLE_SIZE {
+        let f = quiet as usize | (pv_node as usize) << 1 | (improving as usize) << 2;
+        LMR_TABLE[f][depth as usize][i] as i32
+    } else {
+        lmr_formula(depth, i, quiet, pv_node, improving)
+    }
+}
+
+/// Late-move reduction in plies for the `i`-th move (from 0) at `depth`: the factor times
+/// ln(depth) ln(move number), with the adjustments of docs/strength.md §2, step 6.
+fn lmr_formula(depth: i32, i: usize, quiet: bool, pv_node: bool, improving: bool) -> i32 {
+    if depth < 1 || i < 1 {
+        return 0;
+    }
     let base = (depth as f64).ln() * (i as f64).ln() * PARAMS.lmr_factor;
     let mut r = if quiet {
         base + PARAMS.lmr_quiet

@@ -18,15 +18,20 @@
 //! Under renju, black's forbidden points are removed (so a five point of white that black
 //! can only block on a forbidden point leaves black without moves: a loss).
 
-use super::threat::vcf::{five_defences, has_caps, is_four_point};
+use super::threat::vcf::{five_defences, has_caps, is_four_point, PosList};
 use crate::board::canon::CLASS_SLOTS;
 use crate::board::{Board, Combo};
 use crate::core::{Color, Pos};
 use crate::eval::{features, Evaluator};
+use arrayvec::ArrayVec;
 use smallvec::SmallVec;
 
-/// Candidate moves with ordering scores.
-pub type MoveList = SmallVec<[(Pos, i32); 96]>;
+/// Most moves a node can have: every point of the largest board.
+pub const MAX_MOVES: usize = crate::core::MAX_SIZE * crate::core::MAX_SIZE;
+
+/// Candidate moves with ordering scores: a fixed-capacity list on the stack with room for
+/// every point of a 22x22 board, so it never allocates.
+pub type MoveList = ArrayVec<(Pos, i32), MAX_MOVES>;
 
 /// The tactical verdict of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,25 +77,6 @@ fn order_score(board: &Board, ev: &Evaluator, me: Color, p: Pos) -> i32 {
     a + d
 }
 
-/// Calls `f` for every candidate point of `board` (an empty point with a stone in the 5x5
-/// square around it), row by row.
-#[inline]
-fn for_each_candidate(board: &Board, f: &mut dyn FnMut(Pos)) {
-    for (y, &row) in board
-        .candidate_rows()
-        .iter()
-        .enumerate()
-        .take(board.height())
-    {
-        let mut bits = row;
-        while bits != 0 {
-            let x = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            f(Pos::new(x, y));
-        }
-    }
-}
-
 /// Fills `out` with the candidate points where the side to move makes a four or better in
 /// some line (renju black's forbidden points left out), with their learned ordering scores
 /// (unsorted): the moves of the quiescence search. Only for a node where the opponent has
@@ -99,7 +85,7 @@ pub fn generate_fours(board: &Board, ev: &Evaluator, out: &mut MoveList) {
     out.clear();
     let me = board.side_to_move();
     let renju_me = board.rule().has_forbidden(me);
-    for_each_candidate(board, &mut |p| {
+    board.for_each_candidate(|p| {
         if is_four_point(board, me, p) && !(renju_me && is_foul(board, me, p, board.combo(me, p))) {
             out.push((p, order_score(board, ev, me, p)));
         }
@@ -125,13 +111,10 @@ pub fn generate(board: &mut Board, ev: &Evaluator, out: &mut MoveList) -> Node {
             fours: 0,
         };
     }
-    let my_table = board.combo_table(me);
-    let opp_table = board.combo_table(opp);
-    let for_each = |f: &mut dyn FnMut(Pos)| for_each_candidate(board, f);
     if ev.five_points(me) > 0 {
         let mut win = Pos::NONE;
-        for_each(&mut |p| {
-            if win.is_none() && my_table.combo(board.code(me, p)) == Combo::Five {
+        board.for_each_candidate(|p| {
+            if win.is_none() && board.combo(me, p) == Combo::Five {
                 win = p;
             }
         });
@@ -141,14 +124,14 @@ pub fn generate(board: &mut Board, ev: &Evaluator, out: &mut MoveList) -> Node {
     }
     if ev.five_points(opp) > 0 {
         let mut fives: SmallVec<[Pos; 4]> = SmallVec::new();
-        for_each(&mut |p| {
-            if opp_table.combo(board.code(opp, p)) == Combo::Five {
+        board.for_each_candidate(|p| {
+            if board.combo(opp, p) == Combo::Five {
                 fives.push(p);
             }
         });
         if has_caps(board.rule()) {
             // Caro: a five can also be capped beyond an end; the exact defences.
-            let mut defs = Vec::new();
+            let mut defs = PosList::new();
             five_defences(board, opp, &fives, &mut defs);
             out.extend(defs.into_iter().map(|p| (p, 0)));
             if out.is_empty() {
@@ -175,8 +158,8 @@ pub fn generate(board: &mut Board, ev: &Evaluator, out: &mut MoveList) -> Node {
         && !has_caps(board.rule())
     {
         let mut flex = Pos::NONE;
-        for_each(&mut |p| {
-            if flex.is_none() && my_table.combo(board.code(me, p)) == Combo::Flex4 {
+        board.for_each_candidate(|p| {
+            if flex.is_none() && board.combo(me, p) == Combo::Flex4 {
                 flex = p;
             }
         });
@@ -184,12 +167,8 @@ pub fn generate(board: &mut Board, ev: &Evaluator, out: &mut MoveList) -> Node {
             return Node::FlexWin(flex);
         }
     }
-    let mut any = false;
-    for_each(&mut |p| {
-        any = true;
-        out.push((p, order_score(board, ev, me, p)));
-    });
-    if !any {
+    board.for_each_candidate(|p| out.push((p, order_score(board, ev, me, p))));
+    if out.is_empty() {
         // Only walls on the board (or no stone near any empty point): any empty point.
         for p in board.empty_points() {
             out.push((p, 0));

@@ -1,10 +1,10 @@
-//! Search parameters that can be changed without rebuilding, for tuning experiments.
+//! Search parameters.
 //!
-//! Each parameter has a built-in default; the environment variable `TIANYUAN_PARAMS`
-//! (`name=value,name=value`) overrides them when the first search starts. Unknown names are
-//! ignored. This is a development aid: tournament play uses the defaults.
-
-use once_cell::sync::Lazy;
+//! In a normal build [`PARAMS`] is a constant ([`Params::DEFAULT`]), so the search's
+//! conditions on it fold away. Built with the cargo feature `tune`, [`PARAMS`] is read once
+//! from the environment variable `TIANYUAN_PARAMS` (`name=value,name=value`, unknown names
+//! ignored) on top of the defaults: a development aid for tuning experiments
+//! (`tools/spsa.py`), never part of a release build.
 
 /// The tunable search parameters (see the module docs).
 #[derive(Clone, Debug)]
@@ -63,35 +63,45 @@ pub struct Params {
 
 impl Default for Params {
     fn default() -> Self {
-        Params {
-            mcp: 0,
-            mcp_base: 4.0,
-            mcp_exp: 1.3,
-            lmr_factor: 1.1,
-            lmr_quiet: -0.27,
-            lmr_new: 1,
-            static_mates: 1,
-            ext_three: 0,
-            mcp0_depth: 5,
-            mcp0_base: 2,
-            mcp0_mul: 2,
-            iir: 5,
-            razor: 3,
-            razor_margin: 150,
-            futility: 7,
-            futility_margin: 15,
-            qs: 1,
-            se: 5,
-            se_margin: 5,
-            se_neg: 1,
-            tt_eval: 1,
-            leaf_vcf: 50,
-        }
+        Params::DEFAULT
     }
 }
 
-/// The parameters in force.
-pub static PARAMS: Lazy<Params> = Lazy::new(|| {
+impl Params {
+    /// The parameters of release builds (docs/strength.md §2).
+    pub const DEFAULT: Params = Params {
+        mcp: 0,
+        mcp_base: 4.0,
+        mcp_exp: 1.3,
+        lmr_factor: 1.1,
+        lmr_quiet: -0.27,
+        lmr_new: 1,
+        static_mates: 1,
+        ext_three: 0,
+        mcp0_depth: 5,
+        mcp0_base: 2,
+        mcp0_mul: 2,
+        iir: 5,
+        razor: 3,
+        razor_margin: 150,
+        futility: 7,
+        futility_margin: 15,
+        qs: 1,
+        se: 5,
+        se_margin: 5,
+        se_neg: 1,
+        tt_eval: 1,
+        leaf_vcf: 50,
+    };
+}
+
+/// The parameters in force: the defaults (a build without the `tune` feature).
+#[cfg(not(feature = "tune"))]
+pub const PARAMS: Params = Params::DEFAULT;
+
+/// The parameters in force: the defaults overridden by `TIANYUAN_PARAMS` (the `tune` feature).
+#[cfg(feature = "tune")]
+pub static PARAMS: once_cell::sync::Lazy<Params> = once_cell::sync::Lazy::new(|| {
     let mut p = Params::default();
     if let Ok(s) = std::env::var("TIANYUAN_PARAMS") {
         for kv in s.split(',') {

@@ -157,23 +157,24 @@ fn for_each_new_five(
     }
 }
 
-/// Every five point of `c` on the board (full scan), at most `cap` of them.
+/// Every five point of `c` on the board, at most `cap` of them, row by row from `a1`. A five
+/// point has a stone next to it, so only the move candidates are scanned.
 pub fn five_points(board: &Board, c: Color, cap: usize) -> Vec<Pos> {
     let mut out = Vec::new();
-    for p in board.empty_points() {
-        if crate::board::has_four_line(board.code(c, p)) && board.combo(c, p) == Combo::Five {
+    board.for_each_candidate(|p| {
+        if out.len() < cap && board.combo(c, p) == Combo::Five {
             out.push(p);
-            if out.len() >= cap {
-                break;
-            }
         }
-    }
+    });
     out
 }
 
+/// A short list of points on the stack (it spills to the heap only past 32 points).
+pub type PosList = smallvec::SmallVec<[Pos; 32]>;
+
 /// Every five point of `c` on the lines where `p` held a four before `c`'s stone went there
 /// (`pre_code`: `c`'s code at `p` before the move), into `out` (cleared first).
-pub fn new_five_list(board: &Board, c: Color, p: Pos, pre_code: u16, out: &mut Vec<Pos>) {
+pub fn new_five_list(board: &Board, c: Color, p: Pos, pre_code: u16, out: &mut PosList) {
     out.clear();
     for_each_new_five(board, c, p, pre_code, |q| {
         out.push(q);
@@ -192,7 +193,7 @@ pub fn has_caps(rule: Rule) -> bool {
 /// The defender's moves that leave `a` none of its five points `fives` (which must be all of
 /// them): the five points themselves and, under caro, the points within five of them on
 /// their lines that cap a five at an end. Legal for the defender; into `out` (cleared).
-pub fn five_defences(board: &mut Board, a: Color, fives: &[Pos], out: &mut Vec<Pos>) {
+pub fn five_defences(board: &mut Board, a: Color, fives: &[Pos], out: &mut PosList) {
     out.clear();
     let d = a.opponent();
     let still = |b: &Board| {
@@ -200,7 +201,7 @@ pub fn five_defences(board: &mut Board, a: Color, fives: &[Pos], out: &mut Vec<P
             .iter()
             .any(|&f| b.is_empty(f) && b.combo(a, f) == Combo::Five)
     };
-    let mut cand: Vec<Pos> = Vec::with_capacity(16);
+    let mut cand = smallvec::SmallVec::<[Pos; 96]>::new();
     for &q in fives {
         cand.push(q);
         if has_caps(board.rule()) {
@@ -418,7 +419,12 @@ impl VcfSolver {
         let mut list = std::mem::take(&mut self.lists[depth]);
         list.clear();
         if depth == 0 || last.is_none() {
-            list.extend(b.empty_points().filter(|&p| is_four_point(b, a, p)));
+            // A four point has an own stone within two points on its line: a candidate.
+            b.for_each_candidate(|p| {
+                if is_four_point(b, a, p) {
+                    list.push(p);
+                }
+            });
         } else {
             self.generation = self.generation.wrapping_add(1);
             if self.generation == 0 {
@@ -616,12 +622,12 @@ impl VcfSolver {
         stop: &AtomicBool,
     ) -> Step {
         let dc = a.opponent();
-        let mut fives = Vec::new();
+        let mut fives = PosList::new();
         new_five_list(b, a, p, pre, &mut fives);
         if fives.is_empty() {
             return Step::Fail(true);
         }
-        let mut replies = Vec::new();
+        let mut replies = PosList::new();
         five_defences(b, a, &fives, &mut replies);
         if replies.is_empty() {
             self.win_line(p);

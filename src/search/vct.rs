@@ -70,7 +70,7 @@
 //! and quiet threats are only those that threaten a VCF at once.
 
 use super::vcf::{
-    five_defences, five_points, has_caps, is_four_point, is_legal, VcfOutcome, VcfSolver,
+    five_defences, five_points, has_caps, is_four_point, is_legal, PosList, VcfOutcome, VcfSolver,
 };
 use crate::board::{zobrist, Board, Combo, Pattern, DELTA};
 use crate::core::{Color, Pos, POS_COUNT};
@@ -640,7 +640,7 @@ impl VctSolver {
             if !af.is_empty() {
                 // The defender must stop the five points: block them (or, in caro, cap one
                 // beyond an end). No way: proved (two five points, a forbidden block).
-                let mut defs = Vec::new();
+                let mut defs = PosList::new();
                 five_defences(b, a, &af, &mut defs);
                 if defs.is_empty() {
                     return Expansion::Proved;
@@ -955,7 +955,7 @@ impl VctSolver {
             }
             let af = five_points(board, a, 8);
             if !af.is_empty() {
-                let mut defs = Vec::new();
+                let mut defs = PosList::new();
                 five_defences(board, a, &af, &mut defs);
                 if defs.is_empty() {
                     break;

@@ -64,6 +64,7 @@ impl Brain for FakeBrain {
                 seldepth: d,
                 score: self.score,
                 nodes: 10 * d as u64,
+                vcf_nodes: 0,
                 time_ms: 1,
                 pv: vec![best],
                 pv_index: 0,
