@@ -563,7 +563,15 @@ impl Board {
         self.cls[1][pi] = 0;
         self.lines.set(p, v);
         self.stones += 1;
-        self.update_around::<SAVE>(p);
+        match self.lines.table.short() {
+            Some(short) => self.update_around::<SAVE, 4>(p, |w, off| {
+                short[pattern::short_window_key(w, off) as usize]
+            }),
+            None => {
+                let table = self.lines.table;
+                self.update_around::<SAVE, 5>(p, |w, off| table.lookup(pattern::window_key(w, off)))
+            }
+        }
         self.rows[p.y() + 2] |= 1 << (p.x() + 2);
         let square = 0x1F << p.x();
         for r in &mut self.near[p.y()..p.y() + 5] {
@@ -592,18 +600,23 @@ impl Board {
         }
     }
 
-    /// Re-reads the patterns of the empty points within five of `p` on its four lines.
+    /// Re-reads the patterns of the empty points within `REACH` of `p` on its four lines
+    /// (5, or 4 for a rule whose patterns never depend on the fifth point, with its short
+    /// table: [`PatternTable::short`]); `pair(word, offset)` reads both colours' patterns.
     #[inline(always)]
-    fn update_around<const SAVE: bool>(&mut self, p: Pos) {
+    fn update_around<const SAVE: bool, const REACH: i32>(
+        &mut self,
+        p: Pos,
+        pair: impl Fn(u64, usize) -> u8,
+    ) {
         let m = &LINE_MAP;
         let pi = p.index();
-        let table = self.lines.table;
         for (d, &delta) in DELTA.iter().enumerate() {
             let word = self.lines.words[d][m.line[d][pi] as usize];
             let off = m.off[d][pi] as i32;
             let shift = 4 * d as u32;
             let mask = !(0xFu16 << shift);
-            for k in -5..=5i32 {
+            for k in -REACH..=REACH {
                 if k == 0 {
                     continue;
                 }
@@ -612,7 +625,7 @@ impl Board {
                 if self.lines.cells[q] != EMPTY {
                     continue;
                 }
-                let pair = table.lookup(pattern::window_key(word, (off + k) as usize));
+                let pair = pair(word, (off + k) as usize);
                 let ob = self.code[0][q];
                 let ow = self.code[1][q];
                 let nb = (ob & mask) | (((pair & 0xF) as u16) << shift);

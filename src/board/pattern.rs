@@ -465,6 +465,21 @@ pub const KEY_COUNT: usize = 1 << 20;
 /// white's in the high nibble. 1 MiB per rule.
 pub struct PatternTable {
     data: Box<[u8; KEY_COUNT]>,
+    /// For a rule whose patterns never depend on the outermost point on either side (freestyle:
+    /// a run of six wins as a five does), the same pairs by the 16-bit key of the inner eight
+    /// neighbours ([`short_window_key`]), 64 KiB; `None` otherwise.
+    short: Option<Box<[u8; SHORT_KEY_COUNT]>>,
+}
+
+/// Number of distinct short window keys (16 bits: four neighbours on each side).
+pub const SHORT_KEY_COUNT: usize = 1 << 16;
+
+/// Key of the nine-point window centred on line offset `off` of a packed line word: the four
+/// neighbours on each side (see [`window_key`] for the eleven-point key).
+#[inline(always)]
+pub fn short_window_key(word: u64, off: usize) -> u32 {
+    let v = word >> (2 * off);
+    (((v >> 2) & 0xFF) | ((v >> 12) & 0xFF) << 8) as u32
 }
 
 impl PatternTable {
@@ -529,9 +544,30 @@ impl PatternTable {
                 *slot |= matrix[l * n + r] << shift;
             }
         }
+        // The short table exists when no key's pattern depends on the outer points.
+        let outer = 3 | 3 << 18;
+        let short = (0..KEY_COUNT as u32)
+            .all(|k| data[k as usize] == data[(k & !outer) as usize])
+            .then(|| {
+                let mut t = Box::new([0u8; SHORT_KEY_COUNT]);
+                for (k, slot) in t.iter_mut().enumerate() {
+                    // Inner left cells are bit pairs 1..=4 of the long key, inner right 5..=8.
+                    let long = ((k & 0xFF) << 2) | ((k >> 8) & 0xFF) << 10;
+                    *slot = data[long];
+                }
+                t
+            });
         PatternTable {
             data: data.try_into().expect("2^20 keys"),
+            short,
         }
+    }
+
+    /// The short table, if the rule's patterns never depend on the outermost points (see
+    /// [`PatternTable`]): freestyle.
+    #[inline(always)]
+    pub fn short(&self) -> Option<&[u8; SHORT_KEY_COUNT]> {
+        self.short.as_deref()
     }
 
     /// The table of `rule`, built on first use (tens of milliseconds) and shared.
