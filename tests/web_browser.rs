@@ -418,7 +418,17 @@ async fn run_scenario(c: &Client, url: &str) -> Vec<PathBuf> {
     for record in ["toPsq()", "toSgf()"] {
         let back = js(c, &format!("parseGame({record}).moves.join(',')")).await;
         assert_eq!(back, moves.join(","), "{record}");
+        // Issue 34: both records carry the rule.
+        let rule = js(c, &format!("parseGame({record}).rule")).await;
+        assert_eq!(rule, "renju", "{record}");
     }
+    // A move list as our tools write it: the rule comment, then the moves.
+    let list = js(
+        c,
+        "JSON.stringify(parseGame('# rule=freestyle\\nh8,h9 # two moves\\n'))",
+    )
+    .await;
+    assert_eq!(list, r#"{"rule":"freestyle","moves":["h8","h9"]}"#);
     // Copy the position as text.
     button(c, "copy").await;
     wait_until(

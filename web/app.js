@@ -563,7 +563,16 @@ function parseGame(text) {
     const rule = ru && RULES.includes(ru[1].toLowerCase()) ? ru[1].toLowerCase() : undefined;
     return { size, rule, moves };
   }
-  return { moves: parseMoveList(t, state.size) };
+  // A move list: `#` starts a comment; our tools write `# rule=<name>` first.
+  let rule;
+  const body = t.split(/\r?\n/).map((line) => {
+    const cut = line.indexOf('#');
+    if (cut < 0) return line;
+    const m = /^rule=([a-z-]+)\s*$/i.exec(line.slice(cut + 1).trim());
+    if (m && RULES.includes(m[1].toLowerCase())) rule = m[1].toLowerCase();
+    return line.slice(0, cut);
+  }).join('\n');
+  return { rule, moves: parseMoveList(body, state.size) };
 }
 
 function parseMoveList(text, size) {
