@@ -11,9 +11,11 @@ pub mod label;
 pub mod play;
 
 use crate::board::Board;
-use crate::core::{parse_move_text, parse_point_list, parse_size, Color, Pos, Rule};
+use crate::core::{
+    excerpt, parse_move_text, parse_point_list, parse_size, quote_path, Color, Pos, Rule,
+};
 use crate::engine::{Engine, Options};
-use crate::gamefile::{read_game, GameFormat, GameRecordText};
+use crate::gamefile::{read_game, replay, GameEnd, GameFormat, GameRecordText};
 use crate::search::{Limits, SearchResult};
 use crate::time::Budget;
 use crate::view::{diagram, stdout_wants_color, svg::to_svg, Marks};
@@ -29,12 +31,59 @@ pub const EXIT_BAD_INPUT: i32 = 2;
 /// Board side used when neither `--size` nor a game file gives one.
 pub const DEFAULT_SIZE: usize = 15;
 
+/// Rule used when neither `--rule` nor a game file names one (README, "Positions").
+pub const DEFAULT_RULE: Rule = Rule::Renju;
+
+/// Longest time limit a tool accepts, in milliseconds (a day).
+pub const MAX_TIME_MS: u64 = 86_400_000;
+
+/// Largest transposition table a tool accepts, in MiB (64 GiB).
+pub const MAX_HASH_MB: usize = 65_536;
+
+/// The one check of a time limit in milliseconds, for every tool and the web API: `ms` must
+/// be 1..=`max` (0 is not "no limit" anywhere). `name` is the flag or field
+/// (`--time-ms`, `time_ms`).
+///
+/// Errors: `<name> must be 1..=<max> (milliseconds)`.
+pub fn check_time_ms(name: &str, ms: u64, max: u64) -> Result<u64, String> {
+    if (1..=max).contains(&ms) {
+        Ok(ms)
+    } else {
+        Err(format!("{name} must be 1..={max} (milliseconds)"))
+    }
+}
+
+/// The one check of a thread count, for every tool and the web API: `None` is every core
+/// ([`crate::engine::max_threads`]), a count of 1 or more is capped at `cap` (the hardware
+/// threads, or a server's limit).
+///
+/// Errors: 0, as `<name> must be at least 1 (default: every core)`.
+pub fn check_threads(name: &str, threads: Option<usize>, cap: usize) -> Result<usize, String> {
+    match threads {
+        None => Ok(cap.max(1)),
+        Some(0) => Err(format!("{name} must be at least 1 (default: every core)")),
+        Some(t) => Ok(t.min(cap.max(1))),
+    }
+}
+
+/// The one check of a transposition table size in MiB, for every tool and `serve`:
+/// 1..=[`MAX_HASH_MB`]; returns bytes.
+///
+/// Errors: `<name> must be 1..=65536 (MiB)`.
+pub fn check_hash_mb(name: &str, mb: usize) -> Result<usize, String> {
+    if (1..=MAX_HASH_MB).contains(&mb) {
+        Ok(mb << 20)
+    } else {
+        Err(format!("{name} must be 1..={MAX_HASH_MB} (MiB)"))
+    }
+}
+
 /// A position given on the command line: a rule, a board, and either moves (`--moves`, or a
 /// game file with `--file`, cut at `--ply`) or stone sets (`--black`/`--white`).
 #[derive(Args, Debug, Clone, Default)]
 pub struct PositionArgs {
     /// Rule: freestyle (0), standard (1), renju (4), caro (8) or caro-exact (9) [default:
-    /// the rule an SGF file names, else renju].
+    /// the rule the --file names (SGF RU, our psq and move-list rule lines), else renju].
     #[arg(long)]
     pub rule: Option<String>,
     /// Board size: N (N x N) or WxH (15x20: 15 columns, 20 rows), each side 5..=22 [default:
@@ -58,8 +107,8 @@ pub struct PositionArgs {
     /// White stones as a set (comma-separated notation; "-" for none).
     #[arg(long, allow_hyphen_values = true)]
     pub white: Option<String>,
-    /// Side to move with --black/--white (default: black if the counts are equal, else
-    /// white).
+    /// Side to move with --black/--white (default: black if the counts are equal, white if
+    /// black has one more; other counts need --to-move, as a puzzle position).
     #[arg(long)]
     pub to_move: Option<String>,
 }
@@ -77,29 +126,73 @@ pub struct Setup {
     pub stones: Option<(Vec<Pos>, Vec<Pos>, Color)>,
     /// Players' names from the game file, if it names them.
     pub names: (Option<String>, Option<String>),
+    /// Set when the rule is [`DEFAULT_RULE`] because the game file names none and no
+    /// `--rule` was given: a sentence saying so, for the tool's output (issue 34).
+    pub rule_note: Option<String>,
+}
+
+/// A position put on a board, with how the game ended if it has ended
+/// ([`Setup::position`]).
+#[derive(Clone)]
+pub struct Position {
+    /// The board after the moves (or with the stone sets).
+    pub board: Board,
+    /// How the game ended (docs/rules.md §4): judged move by move for moves, by a five on
+    /// the board or a full board for stone sets (whose order is unknown, so a foul cannot be
+    /// told).
+    pub end: Option<GameEnd>,
+}
+
+impl Position {
+    /// The result for people when the game is over: `white wins: black's move 9 (h9) is a
+    /// double three, ...`, `black has a five`, `the board is full`.
+    pub fn over(&self) -> Option<String> {
+        if let Some(end) = self.end {
+            return Some(end.describe(self.board.rule()));
+        }
+        game_over_reason(&self.board)
+    }
+
+    /// The board, if the side to move can still play.
+    ///
+    /// Errors: `the game is over: <why>` (a five, black's foul, a full board), for the tools
+    /// and routes that analyse a position.
+    pub fn playable(self) -> Result<Board, String> {
+        match self.over() {
+            Some(why) => Err(format!("the game is over: {why}")),
+            None => Ok(self.board),
+        }
+    }
 }
 
 impl Setup {
-    /// Puts the position on a board.
+    /// Puts the position on a board and judges it (docs/rules.md §4, [`replay`]).
     ///
-    /// Errors: a one-line reason naming the occupied or off-board point.
-    pub fn board(&self) -> Result<Board, String> {
+    /// Errors: a one-line reason naming the occupied or off-board point, or the move that
+    /// comes after the end of the game (a stone after a five or after black's foul).
+    pub fn position(&self) -> Result<Position, String> {
         let (w, h) = self.size;
         match &self.stones {
             Some((black, white, to_move)) => {
                 Board::from_stones_to_move(w, h, self.rule, black, white, *to_move)
+                    .map(|board| Position { board, end: None })
                     .map_err(|e| e.to_string())
             }
-            None => {
-                let mut b = Board::new(w, h, self.rule).map_err(|e| e.to_string())?;
-                for (i, &p) in self.moves.iter().enumerate() {
-                    b.check_move(p)
-                        .map_err(|e| format!("move {} ({}): {}", i + 1, p, e))?;
-                    b.make(p);
-                }
-                Ok(b)
-            }
+            None => replay(w, h, self.rule, &self.moves)
+                .map(|r| Position {
+                    board: r.board,
+                    end: r.end,
+                })
+                .map_err(|e| e.to_string()),
         }
+    }
+
+    /// Puts the position on a board (see [`Setup::position`]; a game that has ended is
+    /// returned as it stands).
+    ///
+    /// Errors: as [`Setup::position`].
+    pub fn board(&self) -> Result<Board, String> {
+        self.position().map(|p| p.board)
     }
 }
 
@@ -142,13 +235,14 @@ impl PositionArgs {
         let mut moves = Vec::new();
         let mut stones = None;
         let mut names = (None, None);
+        let mut rule_note = None;
         if let Some(path) = &self.file {
             let game = read_game(path, size).map_err(|e| e.to_string())?;
             if let Some(file_size) = game.size {
                 if given_size.is_some_and(|g| g != file_size) {
                     return Err(format!(
                         "{} is a game on {}x{} but --size says {}x{}",
-                        path.display(),
+                        quote_path(path),
                         file_size.0,
                         file_size.1,
                         size.0,
@@ -159,6 +253,13 @@ impl PositionArgs {
             }
             if rule.is_none() {
                 rule = game.rule;
+                if rule.is_none() {
+                    rule_note = Some(format!(
+                        "{} names no rule: using the default, {} (--rule to choose)",
+                        quote_path(path),
+                        DEFAULT_RULE
+                    ));
+                }
             }
             moves = game.moves;
             names = (game.black, game.white);
@@ -172,9 +273,17 @@ impl PositionArgs {
                 .map_err(|e| e.to_string())?;
             let to_move = match &self.to_move {
                 Some(s) => Color::parse(s)
-                    .ok_or_else(|| format!("bad --to-move '{}': black or white", s))?,
-                None if black.len() > white.len() => Color::White,
-                None => Color::Black,
+                    .ok_or_else(|| format!("bad --to-move '{}': black or white", excerpt(s)))?,
+                None if black.len() == white.len() + 1 => Color::White,
+                None if black.len() == white.len() => Color::Black,
+                None => {
+                    return Err(format!(
+                        "{} black and {} white stones: no game has these counts (black has \
+                         as many as white or one more); give --to-move for a puzzle position",
+                        black.len(),
+                        white.len()
+                    ))
+                }
             };
             stones = Some((black, white, to_move));
         }
@@ -188,18 +297,19 @@ impl PositionArgs {
             moves.truncate(k);
         }
         Ok(Setup {
-            rule: rule.unwrap_or(Rule::Renju),
+            rule: rule.unwrap_or(DEFAULT_RULE),
             size,
             moves,
             stones,
             names,
+            rule_note,
         })
     }
 
     /// Builds the board.
     ///
     /// Errors: a one-line reason (bad rule, size, point, file, occupied point, missing
-    /// stones).
+    /// stones, a stone after the end of the game).
     pub fn board(&self) -> Result<Board, String> {
         self.setup()?.board()
     }
@@ -294,7 +404,12 @@ pub fn forbidden(args: &ForbiddenArgs) -> i32 {
     if let Err(e) = args.picture.check(args.json) {
         return bad_input(&e);
     }
-    let board = match pos.board() {
+    // A game that is over (a five, black's foul) has no forbidden points to list.
+    let board = match pos
+        .setup()
+        .and_then(|s| s.position())
+        .and_then(Position::playable)
+    {
         Ok(b) => b,
         Err(e) => return bad_input(&e),
     };
@@ -325,9 +440,21 @@ pub fn forbidden(args: &ForbiddenArgs) -> i32 {
     0
 }
 
-/// Prints a one-line reason on stderr and returns [`EXIT_BAD_INPUT`].
+/// Prints a one-line reason on stderr and returns [`EXIT_BAD_INPUT`]. Control characters
+/// left in `reason` are escaped (a last guard: quoted input is already an [`excerpt`]).
 pub fn bad_input(reason: &str) -> i32 {
-    eprintln!("error: {}", reason.replace('\n', " "));
+    let line: String = reason
+        .replace(['\r', '\n'], " ")
+        .chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    eprintln!("error: {line}");
     EXIT_BAD_INPUT
 }
 
@@ -340,16 +467,16 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     /// Diagram and SVG picture (with the best move and the principal variation).
     pub picture: PictureArgs,
-    /// Time limit in milliseconds (default 1000 unless --depth is given).
+    /// Time limit in milliseconds, 1..=86400000 (default 1000 unless --depth is given).
     #[arg(long)]
     pub time_ms: Option<u64>,
     /// Fixed depth in plies.
     #[arg(long)]
     pub depth: Option<i32>,
-    /// Search threads (default: all cores).
+    /// Search threads, at least 1 (default: all cores; capped at the hardware threads).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB, 1..=65536.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
     /// Principal variations to report (multi-PV), 1..=64: the best K moves, each with its
@@ -364,7 +491,8 @@ pub struct AnalyzeArgs {
     pub four: fourcolour::FourArgs,
 }
 
-/// Why a position cannot be searched: the board is full or a side already has a five.
+/// Why a position cannot be searched: the board is full or a side already has a five
+/// (read from the stones; [`Position::over`] also knows black's fouls).
 pub fn game_over_reason(board: &Board) -> Option<String> {
     if let Some(c) = board.winner() {
         return Some(format!("the game is over: {} has a five", c.name()));
@@ -377,19 +505,30 @@ pub fn game_over_reason(board: &Board) -> Option<String> {
 
 /// Runs `analyze`; returns the exit status.
 pub fn analyze(args: &AnalyzeArgs) -> i32 {
+    // The same checks for both variants (issue 34: one meaning, one check, one message).
+    let options = match engine_options(args.threads, args.hash_mb) {
+        Ok(o) => o,
+        Err(e) => return bad_input(&e),
+    };
+    if let Some(t) = args.time_ms {
+        if let Err(e) = check_time_ms("--time-ms", t, MAX_TIME_MS) {
+            return bad_input(&e);
+        }
+    }
     if let Some(code) = fourcolour::analyze_if_four(args) {
         return code;
     }
     if let Err(e) = args.picture.check(args.json) {
         return bad_input(&e);
     }
-    let board = match args.pos.board() {
+    let setup = match args.pos.setup() {
+        Ok(s) => s,
+        Err(e) => return bad_input(&e),
+    };
+    let board = match setup.position().and_then(Position::playable) {
         Ok(b) => b,
         Err(e) => return bad_input(&e),
     };
-    if let Some(why) = game_over_reason(&board) {
-        return bad_input(&why);
-    }
     if let Some(d) = args.depth {
         if !(1..=100).contains(&d) {
             return bad_input("--depth must be 1..=100");
@@ -401,13 +540,7 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
             crate::protocol::session::MAX_MULTIPV
         ));
     }
-    let mut options = Options {
-        hash_bytes: args.hash_mb.clamp(1, 65536) << 20,
-        ..Options::default()
-    };
-    if let Some(t) = args.threads {
-        options.threads = t.clamp(1, 256);
-    }
+    print_rule_note(&setup, args.json);
     let mut engine = Engine::new(options);
     // Resident before the clock starts: page faults would slow a multi-threaded search.
     engine.prefault();
@@ -423,7 +556,7 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
     };
     let stop = AtomicBool::new(false);
     let r = engine.think(&board, &limits, &stop, &mut |_| {});
-    print_result(&r, args.json);
+    print_result_noted(&r, args.json, setup.rule_note.as_deref());
     let marks = Marks {
         line: r.pv.clone(),
         best: Some(r.best),
@@ -442,12 +575,40 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
     0
 }
 
-/// A score for people, from the side to move's view: `win in N plies`, `loss in N plies`
-/// or the number (evaluation units; see [`crate::search::WIN`]).
+/// The engine options of `--threads` and `--hash-mb`, checked by [`check_threads`] and
+/// [`check_hash_mb`].
+///
+/// Errors: their one-line reasons.
+pub fn engine_options(threads: Option<usize>, hash_mb: usize) -> Result<Options, String> {
+    Ok(Options {
+        threads: check_threads("--threads", threads, crate::engine::max_threads())?,
+        hash_bytes: check_hash_mb("--hash-mb", hash_mb)?,
+    })
+}
+
+/// Prints the [`Setup::rule_note`] as a `note: ...` line before a text answer (a JSON
+/// answer carries it as its `note` field instead).
+pub fn print_rule_note(setup: &Setup, json: bool) {
+    if let (Some(note), false) = (&setup.rule_note, json) {
+        println!("note: {note}");
+    }
+}
+
+/// `N ply` or `N plies`.
+pub fn plies(n: i32) -> String {
+    if n.abs() == 1 {
+        format!("{n} ply")
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// A score for people, from the side to move's view: `win in N plies` (`win in 1 ply`),
+/// `loss in N plies` or the number (evaluation units; see [`crate::search::WIN`]).
 pub fn score_text(score: i32) -> String {
     match crate::search::mate_plies(score) {
-        Some(n) if n > 0 => format!("win in {n} plies"),
-        Some(n) => format!("loss in {} plies", -n),
+        Some(n) if n > 0 => format!("win in {}", plies(n)),
+        Some(n) => format!("loss in {}", plies(-n)),
         None => format!("score {score}"),
     }
 }
@@ -509,15 +670,25 @@ pub fn result_json(r: &SearchResult) -> serde_json::Value {
 /// ([`result_json`]). With multi-PV lines, text gets one `line K score S pv ...` row per
 /// line.
 pub fn print_result(r: &SearchResult, json: bool) {
+    print_result_noted(r, json, None)
+}
+
+/// [`print_result`], with the JSON object carrying `note` (the [`Setup::rule_note`]) when
+/// there is one.
+fn print_result_noted(r: &SearchResult, json: bool, note: Option<&str>) {
     let notation = notation_list;
     let pv = notation(&r.pv);
     if json {
-        println!("{}", result_json(r));
+        let mut v = result_json(r);
+        if let Some(n) = note {
+            v["note"] = n.into();
+        }
+        println!("{v}");
     } else {
         println!("move {}", r.best);
         match r.win_in() {
-            Some(n) if n > 0 => println!("score win in {} plies", n),
-            Some(n) => println!("score loss in {} plies", -n),
+            Some(n) if n > 0 => println!("score win in {}", plies(n)),
+            Some(n) => println!("score loss in {}", plies(-n)),
             None => println!("score {}", r.score),
         }
         println!("depth {}", r.depth);
@@ -546,10 +717,10 @@ pub struct SolveArgs {
     /// Search for a VCT (continuous threats) instead of a VCF.
     #[arg(long)]
     pub vct: bool,
-    /// Time limit in milliseconds (0: no limit).
+    /// Time limit in milliseconds, 1..=86400000.
     #[arg(long, default_value_t = 5000)]
     pub time_ms: u64,
-    /// Threads (default: all cores; capped at the hardware threads, 0 means 1). A VCT runs
+    /// Threads, at least 1 (default: all cores; capped at the hardware threads). A VCT runs
     /// one solver per thread, each starting with a different pass (at most 3 are useful);
     /// a VCF uses one thread.
     #[arg(long)]
@@ -583,17 +754,22 @@ pub fn solve(args: &SolveCliArgs) -> i32 {
     if let Err(e) = args.picture.check(a.json) {
         return bad_input(&e);
     }
-    let board = match a.pos.board() {
+    let setup = match a.pos.setup() {
+        Ok(s) => s,
+        Err(e) => return bad_input(&e),
+    };
+    let board = match setup.position().and_then(Position::playable) {
         Ok(b) => b,
         Err(e) => return bad_input(&e),
     };
-    if let Some(why) = game_over_reason(&board) {
-        return bad_input(&why);
+    let threads = match check_threads("--threads", a.threads, crate::engine::max_threads()) {
+        Ok(t) => t,
+        Err(e) => return bad_input(&e),
+    };
+    if let Err(e) = check_time_ms("--time-ms", a.time_ms, MAX_TIME_MS) {
+        return bad_input(&e);
     }
-    let threads = a
-        .threads
-        .unwrap_or_else(crate::engine::max_threads)
-        .clamp(1, crate::engine::max_threads());
+    print_rule_note(&setup, a.json);
     let limits = SolveLimits {
         threads,
         memory_bytes: match a.memory_mb {
@@ -604,7 +780,11 @@ pub fn solve(args: &SolveCliArgs) -> i32 {
     };
     let report = solve_with_stop(&board, a.vct, &limits, &AtomicBool::new(false));
     if a.json {
-        println!("{}", report.to_json());
+        let mut v = report.to_json();
+        if let Some(n) = &setup.rule_note {
+            v["note"] = n.as_str().into();
+        }
+        println!("{v}");
     } else {
         print!("{}", report.to_text());
     }
@@ -634,7 +814,7 @@ pub struct DemoArgs {
     /// Board size: N or WxH.
     #[arg(long, default_value = "15")]
     pub size: String,
-    /// Milliseconds of thinking per move.
+    /// Milliseconds of thinking per move, 1..=86400000.
     #[arg(long, default_value_t = 200)]
     pub move_ms: u64,
     /// Stop after the engine has played this many moves (the three opening stones not
@@ -644,7 +824,8 @@ pub struct DemoArgs {
     /// Wait this many milliseconds after each move, to follow the game.
     #[arg(long, default_value_t = 0)]
     pub pause_ms: u64,
-    /// Save the game when it ends: SGF for .sgf, a move list for .txt, else psq.
+    /// Save the game when it ends: psq for .psq, SGF for .sgf, a move list for .txt (other
+    /// names are refused); every format records the rule.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
 }
@@ -664,12 +845,20 @@ pub fn demo(args: &DemoArgs) -> i32 {
         Ok(b) => b,
         Err(e) => return bad_input(&e.to_string()),
     };
-    if let Some(path) = &args.save {
-        // Fail before the game rather than after it.
-        if let Err(e) = write_text(path, "") {
-            return bad_input(&e);
-        }
+    if let Err(e) = check_time_ms("--move-ms", args.move_ms, MAX_TIME_MS) {
+        return bad_input(&e);
     }
+    let save = match &args.save {
+        Some(path) => match GameFormat::for_path(path) {
+            // Fail before the game rather than after it.
+            Ok(f) => match write_text(path, "") {
+                Ok(()) => Some((path, f)),
+                Err(e) => return bad_input(&e),
+            },
+            Err(e) => return bad_input(&e),
+        },
+        None => None,
+    };
     // Opening: the centre, then the Kagetsu (D4) shape scaled to the board centre.
     let (cx, cy) = (w / 2, h / 2);
     for (dx, dy) in [(0usize, 0usize), (0, 1), (1, 1)] {
@@ -750,7 +939,7 @@ pub fn demo(args: &DemoArgs) -> i32 {
             std::thread::sleep(std::time::Duration::from_millis(args.pause_ms));
         }
     }
-    if let Some(path) = &args.save {
+    if let Some((path, format)) = save {
         let g = GameRecordText {
             width: w,
             height: h,
@@ -760,7 +949,7 @@ pub fn demo(args: &DemoArgs) -> i32 {
             moves: board.moves(),
             result: &result_text,
         };
-        let text = crate::gamefile::game_text(GameFormat::for_path(path), &g);
+        let text = crate::gamefile::game_text(format, &g);
         if let Err(e) = write_text(path, &text) {
             return bad_input(&e);
         }

@@ -261,21 +261,59 @@ impl fmt::Display for Pos {
 /// Errors from reading points, point lists and board sizes.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum CoordError {
-    /// The text is neither `h8`-style notation nor `x,y`.
-    #[error("bad point '{0}': expected a letter and a row number like h8, or x,y")]
+    /// The text is neither `h8`-style notation nor `x,y` (quoted as an [`excerpt`]).
+    #[error("bad point '{}': expected a letter and a row number like h8, or x,y", excerpt(.0))]
     BadNotation(String),
     /// The point lies outside a `width` x `height` board.
-    #[error("point '{0}' is off the {1}x{2} board")]
+    #[error("point '{}' is off the {1}x{2} board", excerpt(.0))]
     OffBoard(String, usize, usize),
     /// The point already holds a stone.
-    #[error("point '{0}' is already occupied")]
+    #[error("point '{}' is already occupied", excerpt(.0))]
     Occupied(String),
     /// Board side outside [`MIN_SIZE`]..=[`MAX_SIZE`].
     #[error("unsupported board size {0}x{1}: each side must be {min}..={max}", min = MIN_SIZE, max = MAX_SIZE)]
     BadSize(usize, usize),
     /// A board size that is neither `N` nor `WxH`.
-    #[error("bad board size '{0}': expected N (N x N) or WxH, e.g. 15 or 15x20")]
+    #[error("bad board size '{}': expected N (N x N) or WxH, e.g. 15 or 15x20", excerpt(.0))]
     BadSizeText(String),
+}
+
+/// Longest piece of someone else's text that a message quotes, in characters
+/// ([`excerpt`]).
+pub const EXCERPT_CHARS: usize = 32;
+
+/// A short, printable quotation of `text` for an error message: at most [`EXCERPT_CHARS`]
+/// characters (then `...`), with control characters, invalid UTF-8 replacements and other
+/// unprintable characters escaped as Rust escapes them (`\u{1b}`, `\0`, `\t`). A binary
+/// file given as a game is thus never echoed raw to a terminal.
+pub fn excerpt(text: &str) -> String {
+    excerpt_of(text, EXCERPT_CHARS)
+}
+
+/// Longest file name a message quotes, in characters ([`quote_path`]).
+pub const PATH_CHARS: usize = 240;
+
+/// A file name as typed, for a message: escaped like an [`excerpt`], cut at [`PATH_CHARS`]
+/// characters.
+pub fn quote_path(path: &std::path::Path) -> String {
+    excerpt_of(&path.display().to_string(), PATH_CHARS)
+}
+
+/// [`excerpt`] with a limit of `max_chars` characters.
+fn excerpt_of(text: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max_chars {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() || c == '\u{fffd}' || (!c.is_ascii() && !c.is_alphanumeric()) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Parses human notation (`h8`, `H8`; letter first, row counted from 1) or protocol `x,y`
@@ -415,6 +453,20 @@ pub const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn excerpts_are_short_and_printable() {
+        // Issue 34: a binary file's bytes quoted in an error reached the terminal raw.
+        let raw = "\u{1b}[2J\u{0}\u{7f}PK\u{3}\u{4}\u{fffd}x";
+        let e = excerpt(raw);
+        assert_eq!(e, "\\u{1b}[2J\\u{0}\\u{7f}PK\\u{3}\\u{4}\\u{fffd}x");
+        assert!(!e.chars().any(|c| c.is_control()), "{e:?}");
+        let long = "h".repeat(1000);
+        assert_eq!(excerpt(&long), format!("{}...", "h".repeat(EXCERPT_CHARS)));
+        assert_eq!(excerpt("h8"), "h8");
+        let msg = CoordError::BadNotation(format!("\u{1b}]0;{}", "z".repeat(500))).to_string();
+        assert!(msg.len() < 120 && !msg.contains('\u{1b}'), "{msg}");
+    }
 
     #[test]
     fn notation_round_trip() {

@@ -7,7 +7,11 @@
 //!   `x,y,ms` per stone with 1-based `x,y` (so protocol `x+1,y+1`) and the thinking time, in
 //!   play order from black; whatever follows the first line that is not a stone (the players'
 //!   names, a result code) is not part of the position. Piskvork draws `1,1` in the top-left
-//!   corner.
+//!   corner. Piskvork's format has no rule; Piskvork reads the two name lines after the
+//!   stones and nothing beyond, so our records add a line `rule=<name>` after the result
+//!   code ([`PSQ_RULE_PREFIX`]), and the reader takes the rule from such a line (any name or
+//!   number of [`Rule::parse`]) or from a Gomocup tournament line `<n>,<Division>` whose
+//!   division starts with a rule name (`0,Freestyle15_1`, `0,Renju`).
 //! - **SGF** (`GM[4]`, as c-gomoku-cli writes it): a point is two letters, `a` + `x` then
 //!   `a` + `y`, so `aa` is the top-left corner, as every SGF viewer draws it. `SZ[n]` or
 //!   `SZ[w:h]` gives the board, `RU[...]` the rule (a name of [`Rule::parse`] or a Gomocup
@@ -15,11 +19,26 @@
 //!   (`AB`, `AW`) are taken as moves when their counts allow (black as many as white or one
 //!   more). Only the main line is read (the first variation at each branch).
 //! - **moves**: any text that [`parse_move_text`] reads (notation or `x,y` points), with `#`
-//!   starting a comment that runs to the end of its line.
+//!   starting a comment that runs to the end of its line; a comment line `# rule=<name>`
+//!   names the rule (our move lists start with one).
+//!
+//! A file with a NUL byte, or whose bytes are mostly not text, is refused as binary before
+//! it is parsed; every message quotes the file's content only as a short, escaped
+//! [`excerpt`].
+//!
+//! [`replay`] plays a game's moves on a board and judges where it ended (docs/rules.md §4):
+//! a five, black's renju foul, or a full board. Every reader of a game (the tools, the web
+//! board's API, `play`'s `load`) goes through it, so a foul is never taken as a position
+//! that goes on, and a stone after the end of the game is refused.
 
-use crate::core::{parse_move_text, Pos, Rule};
+use crate::board::{Board, ForbiddenKind, GameResult};
+use crate::core::{excerpt, parse_move_text, quote_path, Color, CoordError, Pos, Rule};
 use std::path::Path;
 use thiserror::Error;
+
+/// The start of the line of our `.psq` records that names the rule (`rule=renju`), written
+/// after the result code (see the module docs).
+pub const PSQ_RULE_PREFIX: &str = "rule=";
 
 /// The form a game file was written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,18 +52,34 @@ pub enum GameFormat {
 }
 
 impl GameFormat {
-    /// The format a file name asks for when writing: SGF for `.sgf`, a move list for `.txt`,
-    /// psq otherwise.
-    pub fn for_path(path: &Path) -> GameFormat {
+    /// The format a file name asks for when writing: psq for `.psq`, SGF for `.sgf`, a move
+    /// list for `.txt` (any case).
+    ///
+    /// Errors: a one-line reason for any other name (no extension, `.xyz`): nothing is
+    /// written in a format the name does not say.
+    pub fn for_path(path: &Path) -> Result<GameFormat, String> {
         match path
             .extension()
             .and_then(|e| e.to_str())
             .map(|e| e.to_ascii_lowercase())
             .as_deref()
         {
-            Some("sgf") => GameFormat::Sgf,
-            Some("txt") => GameFormat::Moves,
-            _ => GameFormat::Psq,
+            Some("psq") => Ok(GameFormat::Psq),
+            Some("sgf") => Ok(GameFormat::Sgf),
+            Some("txt") => Ok(GameFormat::Moves),
+            _ => Err(format!(
+                "{}: give a file name ending in .psq, .sgf or .txt (the format to write)",
+                quote_path(path)
+            )),
+        }
+    }
+
+    /// The format's name for people: `psq`, `SGF`, `move list`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameFormat::Psq => "psq",
+            GameFormat::Sgf => "SGF",
+            GameFormat::Moves => "move list",
         }
     }
 }
@@ -58,7 +93,8 @@ pub struct GameFile {
     /// Board `(width, height)` in points as the file gives it (psq header, SGF `SZ`); `None`
     /// for a move list or an SGF without `SZ`.
     pub size: Option<(usize, usize)>,
-    /// The rule the file names (SGF `RU`), if it names one this engine knows.
+    /// The rule the file names (SGF `RU`, psq `rule=` or Gomocup division line, move list
+    /// `# rule=` comment), if it names one this engine knows.
     pub rule: Option<Rule>,
     /// The stones in play order, black first, alternating.
     pub moves: Vec<Pos>,
@@ -92,14 +128,38 @@ pub enum GameFileError {
 /// with the path) for bad content.
 pub fn read_game(path: &Path, size: (usize, usize)) -> Result<GameFile, GameFileError> {
     let bytes = std::fs::read(path).map_err(|source| GameFileError::Io {
-        path: path.display().to_string(),
+        path: quote_path(path),
         source,
     })?;
+    let name = quote_path(path);
+    if let Some(why) = binary_reason(&bytes) {
+        return Err(GameFileError::Parse(format!(
+            "{name}: not a game file: {why} (a .psq, SGF or move list is text)"
+        )));
+    }
     let text = String::from_utf8_lossy(&bytes);
     parse_game(&text, size).map_err(|e| match e {
-        GameFileError::Parse(m) => GameFileError::Parse(format!("{}: {m}", path.display())),
+        GameFileError::Parse(m) => GameFileError::Parse(format!("{name}: {m}")),
         other => other,
     })
+}
+
+/// Why `bytes` are not text, if they are not: a NUL byte, or more than one byte in 16 of
+/// the first 4 KiB that is a control character other than tab, CR, LF and form feed, or
+/// invalid UTF-8.
+fn binary_reason(bytes: &[u8]) -> Option<String> {
+    if let Some(i) = bytes.iter().position(|&b| b == 0) {
+        return Some(format!("binary data (a NUL byte at byte {i})"));
+    }
+    let head = &bytes[..bytes.len().min(4096)];
+    let text = String::from_utf8_lossy(head);
+    let odd = text
+        .chars()
+        .filter(|&c| {
+            (c.is_control() && !matches!(c, '\t' | '\r' | '\n' | '\u{c}')) || c == '\u{fffd}'
+        })
+        .count();
+    (odd * 16 > head.len()).then(|| "binary data (mostly unprintable bytes)".to_string())
 }
 
 /// Parses a game: psq when the text starts with `Piskvorky`, SGF when it starts with `(`,
@@ -116,16 +176,21 @@ pub fn parse_game(text: &str, size: (usize, usize)) -> Result<GameFile, GameFile
         parse_sgf(t)
     } else {
         let mut clean = String::new();
+        let mut rule = None;
         for line in t.lines() {
-            clean.push_str(line.split('#').next().unwrap_or(""));
+            let (moves, comment) = line.split_once('#').unwrap_or((line, ""));
+            clean.push_str(moves);
             clean.push('\n');
+            if let Some(name) = comment.trim().strip_prefix(PSQ_RULE_PREFIX) {
+                rule = Some(named_rule(name, "move list comment")?);
+            }
         }
         let moves = parse_move_text(&clean, size.0, size.1)
             .map_err(|e| GameFileError::Parse(e.to_string()))?;
         Ok(GameFile {
             format: GameFormat::Moves,
             size: None,
-            rule: None,
+            rule,
             moves,
             black: None,
             white: None,
@@ -135,6 +200,38 @@ pub fn parse_game(text: &str, size: (usize, usize)) -> Result<GameFile, GameFile
 
 fn parse_err(msg: String) -> GameFileError {
     GameFileError::Parse(msg)
+}
+
+/// The rule `name` of a file's rule line or property (`where` says which, for the message).
+///
+/// Errors: a name [`Rule::parse`] does not know, with the valid rules.
+fn named_rule(name: &str, place: &str) -> Result<Rule, GameFileError> {
+    Rule::parse(name).ok_or_else(|| {
+        parse_err(format!(
+            "{place}: unknown rule '{}' ({})",
+            excerpt(name.trim()),
+            crate::core::RULE_CHOICES
+        ))
+    })
+}
+
+/// The rule of a psq line after the stones: our `rule=<name>` line, or a Gomocup
+/// tournament line `<n>,<Division>` whose division starts with a rule name.
+fn psq_rule_line(line: &str) -> Result<Option<Rule>, GameFileError> {
+    if let Some(name) = line.strip_prefix(PSQ_RULE_PREFIX) {
+        return named_rule(name, "psq rule line").map(Some);
+    }
+    if let Some((n, division)) = line.split_once(',') {
+        if n.trim().parse::<i64>().is_ok() {
+            let d = division.trim().to_ascii_lowercase();
+            for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+                if d.starts_with(rule.name()) {
+                    return Ok(Some(rule));
+                }
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// Parses `.psq` text (see the module docs).
@@ -151,7 +248,12 @@ fn parse_psq(text: &str) -> Result<GameFile, GameFileError> {
                 h.trim().parse::<usize>().ok()?,
             ))
         })
-        .ok_or_else(|| parse_err(format!("psq header '{}' has no WxH size", header.trim())))?;
+        .ok_or_else(|| {
+            parse_err(format!(
+                "psq header '{}' has no WxH size",
+                excerpt(header.trim())
+            ))
+        })?;
     crate::core::check_size(dims.0, dims.1).map_err(|e| parse_err(e.to_string()))?;
     let mut moves = Vec::new();
     let mut rest = Vec::new();
@@ -168,8 +270,9 @@ fn parse_psq(text: &str) -> Result<GameFile, GameFileError> {
                     let (x, y) = (n[0], n[1]);
                     if x < 1 || y < 1 || x as usize > dims.0 || y as usize > dims.1 {
                         return Err(parse_err(format!(
-                            "psq line {}: stone '{line}' is off the {}x{} board",
+                            "psq line {}: stone '{}' is off the {}x{} board",
                             i + 2,
+                            excerpt(line),
                             dims.0,
                             dims.1
                         )));
@@ -182,13 +285,22 @@ fn parse_psq(text: &str) -> Result<GameFile, GameFileError> {
         }
         rest.push(line.to_string());
     }
-    // After the stones Piskvork writes the two players' names, then a result code.
-    let names = (rest.len() >= 2 && rest[0].parse::<i64>().is_err())
-        .then(|| (rest[0].clone(), rest[1].clone()));
+    // After the stones Piskvork writes the two players' names, then a result code; our
+    // records add the rule line.
+    let names = (rest.len() >= 2
+        && rest[0].parse::<i64>().is_err()
+        && !rest[0].starts_with(PSQ_RULE_PREFIX))
+    .then(|| (rest[0].clone(), rest[1].clone()));
+    let mut rule = None;
+    for line in &rest {
+        if let Some(r) = psq_rule_line(line)? {
+            rule = Some(r);
+        }
+    }
     Ok(GameFile {
         format: GameFormat::Psq,
         size: Some(dims),
-        rule: None,
+        rule,
         moves,
         black: names.as_ref().map(|n| n.0.clone()),
         white: names.map(|n| n.1),
@@ -289,7 +401,7 @@ impl<'a> SgfReader<'a> {
                 values.push(String::from_utf8_lossy(&v).into_owned());
             }
             if values.is_empty() {
-                return Err(self.err(&format!("property {ident} without a value")));
+                return Err(self.err(&format!("property {} without a value", excerpt(&ident))));
             }
             props.push((ident, values));
         }
@@ -301,17 +413,20 @@ fn sgf_pos(v: &str, size: (usize, usize)) -> Result<Pos, GameFileError> {
     let b = v.trim().as_bytes();
     if b.is_empty() || v.trim() == "tt" {
         return Err(parse_err(format!(
-            "SGF: a pass ('{v}') is not a gomoku move"
+            "SGF: a pass ('{}') is not a gomoku move",
+            excerpt(v)
         )));
     }
     if b.len() != 2 || !b[0].is_ascii_lowercase() || !b[1].is_ascii_lowercase() {
-        return Err(parse_err(format!("SGF: bad point '{v}'")));
+        return Err(parse_err(format!("SGF: bad point '{}'", excerpt(v))));
     }
     let (x, y) = ((b[0] - b'a') as usize, (b[1] - b'a') as usize);
     if x >= size.0 || y >= size.1 {
         return Err(parse_err(format!(
-            "SGF: point '{v}' is off the {}x{} board",
-            size.0, size.1
+            "SGF: point '{}' is off the {}x{} board",
+            excerpt(v),
+            size.0,
+            size.1
         )));
     }
     Ok(Pos::new(x, y))
@@ -334,7 +449,8 @@ fn parse_sgf(text: &str) -> Result<GameFile, GameFileError> {
     if let Some(gm) = get("GM") {
         if gm.trim() != "4" {
             return Err(parse_err(format!(
-                "SGF: game GM[{gm}] is not gomoku/renju (GM[4])"
+                "SGF: game GM[{}] is not gomoku/renju (GM[4])",
+                excerpt(&gm)
             )));
         }
     }
@@ -349,7 +465,7 @@ fn parse_sgf(text: &str) -> Result<GameFile, GameFileError> {
                     crate::core::check_size(w, h).map_err(|e| parse_err(e.to_string()))?;
                     Some((w, h))
                 }
-                _ => return Err(parse_err(format!("SGF: bad size SZ[{sz}]"))),
+                _ => return Err(parse_err(format!("SGF: bad size SZ[{}]", excerpt(&sz)))),
             }
         }
         None => None,
@@ -409,11 +525,192 @@ fn parse_sgf(text: &str) -> Result<GameFile, GameFileError> {
     Ok(GameFile {
         format: GameFormat::Sgf,
         size,
-        rule: get("RU").and_then(|r| Rule::parse(&r)),
+        rule: match get("RU") {
+            Some(r) => Some(named_rule(&r, "SGF RU")?),
+            None => None,
+        },
         moves: all,
         black: get("PB"),
         white: get("PW"),
     })
+}
+
+/// How a game given as moves ended (docs/rules.md §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// Move `ply` (1-based), at `point`, made a five for `winner` under the rule.
+    Five {
+        /// The colour that made the five.
+        winner: Color,
+        /// The number of the move, from 1.
+        ply: usize,
+        /// Where it was played.
+        point: Pos,
+    },
+    /// Black's move `ply`, at `point`, is a renju foul (a forbidden point of `kind` that
+    /// makes no five): black loses at once (docs/rules.md §3.2).
+    Foul {
+        /// The number of the move, from 1.
+        ply: usize,
+        /// Where it was played.
+        point: Pos,
+        /// What made the point forbidden.
+        kind: ForbiddenKind,
+    },
+    /// Move `ply` filled the board without a five: a draw.
+    Full {
+        /// The number of the move, from 1.
+        ply: usize,
+    },
+}
+
+impl GameEnd {
+    /// The winner, `None` for a draw.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameEnd::Five { winner, .. } => Some(winner),
+            GameEnd::Foul { .. } => Some(Color::White),
+            GameEnd::Full { .. } => None,
+        }
+    }
+
+    /// The move that ended the game, from 1.
+    pub fn ply(self) -> usize {
+        match self {
+            GameEnd::Five { ply, .. } | GameEnd::Foul { ply, .. } | GameEnd::Full { ply } => ply,
+        }
+    }
+
+    /// How it ended, as a word: `five`, `foul` or `full`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            GameEnd::Five { .. } => "five",
+            GameEnd::Foul { .. } => "foul",
+            GameEnd::Full { .. } => "full",
+        }
+    }
+
+    /// The result for people, naming the rule that decided it, e.g. `white wins: black's
+    /// move 9 (h9) is a double three, forbidden to black under renju (docs/rules.md §3.2)`.
+    pub fn describe(self, rule: Rule) -> String {
+        match self {
+            GameEnd::Five { winner, ply, point } => format!(
+                "{} wins: move {ply} ({point}) makes a five under {rule}",
+                winner.name()
+            ),
+            GameEnd::Foul { ply, point, kind } => format!(
+                "white wins: black's move {ply} ({point}) is a {}, forbidden to black under \
+                 {rule} (docs/rules.md §3.2)",
+                kind.name().replace('-', " ")
+            ),
+            GameEnd::Full { ply } => format!("draw: move {ply} filled the board"),
+        }
+    }
+
+    /// The SGF result of the game: `B+`, `W+` or `0`.
+    pub fn sgf_result(self) -> &'static str {
+        match self.winner() {
+            Some(Color::Black) => "B+",
+            Some(Color::White) => "W+",
+            None => "0",
+        }
+    }
+}
+
+/// A game's moves played on a board ([`replay`]).
+#[derive(Clone)]
+pub struct Replay {
+    /// The position after the last move.
+    pub board: Board,
+    /// How the game ended, if the last move ended it.
+    pub end: Option<GameEnd>,
+}
+
+/// Why a list of moves is not a game ([`replay`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ReplayError {
+    /// Move `ply` (1-based) is off the board or on a stone.
+    #[error("move {ply} ({point}): {error}")]
+    Illegal {
+        /// The number of the move, from 1.
+        ply: usize,
+        /// The point as read.
+        point: Pos,
+        /// What is wrong with it.
+        error: CoordError,
+    },
+    /// Move `ply` comes after the move that ended the game.
+    #[error("move {ply} ({point}) comes after the end of the game ({})", end.describe(*rule))]
+    AfterEnd {
+        /// The number of the move, from 1.
+        ply: usize,
+        /// Where it was played.
+        point: Pos,
+        /// How the game had ended.
+        end: GameEnd,
+        /// The rule played.
+        rule: Rule,
+    },
+}
+
+/// Plays `moves` (alternately from black) on an empty `width` x `height` board under
+/// `rule` and judges each one as a referee would (docs/rules.md §4): a five wins, black's
+/// renju foul (a forbidden point that makes no five, §3.2) loses, a move that fills the
+/// board draws.
+///
+/// Errors: [`ReplayError::Illegal`] for a point off the board or on a stone,
+/// [`ReplayError::AfterEnd`] for a move after the one that ended the game. A board of a
+/// bad size is reported as [`ReplayError::Illegal`] of move 0.
+pub fn replay(
+    width: usize,
+    height: usize,
+    rule: Rule,
+    moves: &[Pos],
+) -> Result<Replay, ReplayError> {
+    let mut board = Board::new(width, height, rule).map_err(|error| ReplayError::Illegal {
+        ply: 0,
+        point: Pos::NONE,
+        error,
+    })?;
+    let mut end = None;
+    for (i, &p) in moves.iter().enumerate() {
+        let ply = i + 1;
+        if let Some(end) = end {
+            return Err(ReplayError::AfterEnd {
+                ply,
+                point: p,
+                end,
+                rule,
+            });
+        }
+        board.check_move(p).map_err(|error| ReplayError::Illegal {
+            ply,
+            point: p,
+            error,
+        })?;
+        let mover = board.side_to_move();
+        let foul = if board.rule().has_forbidden(mover) && !board.is_five(mover, p) {
+            board.forbidden(p)
+        } else {
+            None
+        };
+        end = match (board.result_of_move(p), foul) {
+            (_, Some(kind)) => Some(GameEnd::Foul {
+                ply,
+                point: p,
+                kind,
+            }),
+            (Some(GameResult::Win(winner)), None) => Some(GameEnd::Five {
+                winner,
+                ply,
+                point: p,
+            }),
+            (Some(GameResult::Draw), None) => Some(GameEnd::Full { ply }),
+            (None, None) => None,
+        };
+        board.make(p);
+    }
+    Ok(Replay { board, end })
 }
 
 /// The SGF point of `p`: column letter then row letter, both from `a` (module docs).
@@ -458,7 +755,8 @@ pub struct GameRecordText<'a> {
     pub result: &'a str,
 }
 
-/// The psq text of a game: header, `x+1,y+1,0` lines, the names and result code 0.
+/// The psq text of a game: header, `x+1,y+1,0` lines, the names, result code 0 and the
+/// rule line ([`psq_rule`]).
 pub fn to_psq(g: &GameRecordText) -> String {
     let mut s = format!("Piskvorky {}x{}, 11:11, 0\n", g.width, g.height);
     for p in g.moves {
@@ -469,7 +767,13 @@ pub fn to_psq(g: &GameRecordText) -> String {
         one_line(g.black),
         one_line(g.white)
     ));
+    s.push_str(&psq_rule(g.rule));
     s
+}
+
+/// The line our psq records end with: `rule=<name>` and a newline (see the module docs).
+pub fn psq_rule(rule: Rule) -> String {
+    format!("{PSQ_RULE_PREFIX}{}\n", rule.name())
 }
 
 /// The SGF text of a game (`GM[4]`, points as in the module docs).
@@ -497,10 +801,11 @@ pub fn to_sgf(g: &GameRecordText) -> String {
     s
 }
 
-/// The moves as a notation list, one line (`h8,h9,i10`), for `.txt` files.
-pub fn to_move_list(moves: &[Pos]) -> String {
+/// The moves as a notation list (`h8,h9,i10`) after a comment line naming the rule
+/// (`# rule=renju`), for `.txt` files.
+pub fn to_move_list(rule: Rule, moves: &[Pos]) -> String {
     let v: Vec<String> = moves.iter().map(|p| p.to_notation()).collect();
-    format!("{}\n", v.join(","))
+    format!("# {}{}\n", psq_rule(rule), v.join(","))
 }
 
 /// The text of a game in `format`.
@@ -508,7 +813,7 @@ pub fn game_text(format: GameFormat, g: &GameRecordText) -> String {
     match format {
         GameFormat::Psq => to_psq(g),
         GameFormat::Sgf => to_sgf(g),
-        GameFormat::Moves => to_move_list(g.moves),
+        GameFormat::Moves => to_move_list(g.rule, g.moves),
     }
 }
 
@@ -593,6 +898,8 @@ mod tests {
             let back = parse_game(&text, (15, 10)).unwrap();
             assert_eq!(back.moves, moves, "{f:?}: {text}");
             assert_eq!(back.format, f);
+            // Issue 34: every record we write carries its rule.
+            assert_eq!(back.rule, Some(Rule::Renju), "{f:?}: {text}");
             if f != GameFormat::Moves {
                 assert_eq!(back.size, Some((15, 10)), "{text}");
                 assert_eq!(back.white.as_deref(), Some("B]"));
@@ -601,8 +908,168 @@ mod tests {
         // The SGF row letter counts from the top like the protocol's y: h8 = 7,7 = "hh",
         // a1 = 0,0 = "aa".
         assert!(to_sgf(&g).contains(";B[hh];W[hi];B[aa];W[oj]"));
-        assert_eq!(GameFormat::for_path(Path::new("x.SGF")), GameFormat::Sgf);
-        assert_eq!(GameFormat::for_path(Path::new("x.psq")), GameFormat::Psq);
-        assert_eq!(GameFormat::for_path(Path::new("x")), GameFormat::Psq);
+        assert_eq!(
+            GameFormat::for_path(Path::new("x.SGF")),
+            Ok(GameFormat::Sgf)
+        );
+        assert_eq!(
+            GameFormat::for_path(Path::new("x.psq")),
+            Ok(GameFormat::Psq)
+        );
+        assert_eq!(
+            GameFormat::for_path(Path::new("x.txt")),
+            Ok(GameFormat::Moves)
+        );
+        // Issue 34: an unknown extension is refused, not written as psq.
+        for bad in ["x", "g.xyz", "g.psq.bak"] {
+            let e = GameFormat::for_path(Path::new(bad)).unwrap_err();
+            assert!(e.contains(".psq, .sgf or .txt"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn psq_rule_lines() {
+        let ours = "Piskvorky 15x15, 11:11, 0\n8,8,0\nA\nB\n0\nrule=freestyle\n";
+        assert_eq!(
+            parse_game(ours, (15, 15)).unwrap().rule,
+            Some(Rule::Freestyle)
+        );
+        let g = parse_game(ours, (15, 15)).unwrap();
+        assert_eq!(
+            (g.black.as_deref(), g.white.as_deref()),
+            (Some("A"), Some("B"))
+        );
+        // Gomocup's tournament line after the result code.
+        let gomocup = "Piskvorky 15x15, 11:11, 0\n8,8,0\nX.zip\nY.zip\n-1\n0,Freestyle15_1\n";
+        assert_eq!(
+            parse_game(gomocup, (15, 15)).unwrap().rule,
+            Some(Rule::Freestyle)
+        );
+        let renju = "Piskvorky 15x15, 11:11, 0\n8,8,0\nX\nY\n-1\n3,Renju\n";
+        assert_eq!(parse_game(renju, (15, 15)).unwrap().rule, Some(Rule::Renju));
+        // Piskvork's own records name no rule.
+        let plain = "Piskvorky 15x15, 11:11, 0\n8,8,0\nX\nY\n0\n";
+        assert_eq!(parse_game(plain, (15, 15)).unwrap().rule, None);
+        let bad = "Piskvorky 15x15, 11:11, 0\n8,8,0\nrule=banana\n";
+        let e = parse_game(bad, (15, 15)).unwrap_err().to_string();
+        assert!(e.contains("unknown rule 'banana'"), "{e}");
+        // A move list's rule comment.
+        let g = parse_game("# rule=caro\nh8,h9\n", (15, 15)).unwrap();
+        assert_eq!((g.rule, g.moves.len()), (Some(Rule::Caro), 2));
+    }
+
+    #[test]
+    fn binary_files_are_refused_with_a_short_escaped_excerpt() {
+        let dir = std::env::temp_dir().join(format!("tianyuan-gamefile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let nul = dir.join("nul.bin");
+        std::fs::write(&nul, b"PK\x03\x04\x00\x1b[2J garbage").unwrap();
+        let e = read_game(&nul, (15, 15)).unwrap_err().to_string();
+        assert!(
+            e.contains("not a game file") && e.contains("NUL byte at byte 4"),
+            "{e}"
+        );
+        assert!(!e.contains('\u{1b}'), "{e:?}");
+        // No NUL, but control bytes and a terminal escape in a long "move".
+        let esc = dir.join("esc.txt");
+        let mut bytes = b"h8 \x1b]0;".to_vec();
+        bytes.extend(vec![b'q'; 5000]);
+        std::fs::write(&esc, &bytes).unwrap();
+        let e = read_game(&esc, (15, 15)).unwrap_err().to_string();
+        assert!(!e.chars().any(|c| c.is_control()), "{e:?}");
+        assert!(e.len() < 200, "{} bytes: {e}", e.len());
+        let mostly = dir.join("mostly.psq");
+        std::fs::write(
+            &mostly,
+            (1u8..=255).filter(|&b| b != b'\n').collect::<Vec<u8>>(),
+        )
+        .unwrap();
+        let e = read_game(&mostly, (15, 15)).unwrap_err().to_string();
+        assert!(e.contains("not a game file"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn replay_judges_fives_fouls_and_stones_after_the_end() {
+        let pts = |s: &str| crate::core::parse_point_list(s, 15, 15).unwrap();
+        // Issue 34: black's h9 is a double three under renju.
+        let foul = pts("h8,a1,i9,a3,h10,a5,g9,a7,h9");
+        let r = replay(15, 15, Rule::Renju, &foul).unwrap();
+        let end = r.end.unwrap();
+        assert_eq!(
+            end,
+            GameEnd::Foul {
+                ply: 9,
+                point: p(7, 8),
+                kind: ForbiddenKind::DoubleThree
+            }
+        );
+        assert_eq!(end.winner(), Some(Color::White));
+        let text = end.describe(Rule::Renju);
+        assert!(
+            text.contains("white wins") && text.contains("double three"),
+            "{text}"
+        );
+        assert!(text.contains("renju"), "{text}");
+        assert_eq!(r.board.stone_count(), 9);
+        // The same moves under freestyle: no foul, the game goes on.
+        assert_eq!(replay(15, 15, Rule::Freestyle, &foul).unwrap().end, None);
+        // A stone after the foul, and one after a five.
+        let mut after = foul.clone();
+        after.push(p(0, 14));
+        let e = replay(15, 15, Rule::Renju, &after).err().unwrap();
+        assert!(matches!(e, ReplayError::AfterEnd { ply: 10, .. }), "{e:?}");
+        let five = pts("a1,b1,a2,b2,a3,b3,a4,b4,a5,b5");
+        let e = replay(15, 15, Rule::Freestyle, &five).err().unwrap();
+        assert!(
+            e.to_string()
+                .contains("move 10 (b5) comes after the end of the game (black wins"),
+            "{e}"
+        );
+        let r = replay(15, 15, Rule::Freestyle, &five[..9]).unwrap();
+        assert!(matches!(
+            r.end,
+            Some(GameEnd::Five {
+                winner: Color::Black,
+                ply: 9,
+                ..
+            })
+        ));
+        // A stone on a stone.
+        let e = replay(15, 15, Rule::Renju, &pts("h8,h8")).err().unwrap();
+        assert!(matches!(e, ReplayError::Illegal { ply: 2, .. }), "{e:?}");
+        // A 5x5 board filled without a five: a draw on the last move.
+        let order = [
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (4, 0),
+            (3, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (4, 1),
+            (3, 1),
+            (1, 2),
+            (0, 2),
+            (3, 2),
+            (2, 2),
+            (4, 2),
+            (0, 3),
+            (1, 3),
+            (2, 3),
+            (4, 3),
+            (3, 3),
+            (0, 4),
+            (1, 4),
+            (2, 4),
+            (4, 4),
+            (3, 4),
+        ];
+        let fill: Vec<Pos> = order.iter().map(|&(x, y)| p(x, y)).collect();
+        match replay(5, 5, Rule::Freestyle, &fill) {
+            Ok(r) => assert_eq!(r.end, Some(GameEnd::Full { ply: 25 })),
+            Err(e) => panic!("{e}"),
+        }
     }
 }

@@ -293,10 +293,14 @@ fn timeout_loses_on_time() {
     // Game 1: the timeout engine is black and never moves; game 2: white, after black's h8.
     assert_eq!(g[0]["moves"].as_array().unwrap().len(), 0);
     assert_eq!(g[1]["moves"], serde_json::json!(["h8"]));
-    // psq: black's h8 (1-based 8,8), black's and white's names, 15 = time forfeit.
+    // psq: black's h8 (1-based 8,8), black's and white's names, 15 = time forfeit, and
+    // the rule line (issue 34: our records carry their rule).
     let psq = std::fs::read_to_string(r.out.join("game-0002.psq")).unwrap();
     assert!(psq.starts_with("Piskvorky 15x15, 11:11, 0\n8,8,"), "{psq}");
-    assert!(psq.ends_with("\nfake-sane\nfake-timeout\n15\n"), "{psq}");
+    assert!(
+        psq.ends_with("\nfake-sane\nfake-timeout\n15\nrule=freestyle\n"),
+        "{psq}"
+    );
     assert!(
         r.line("Forfeit losses: ").contains("fake-timeout 2"),
         "{}",
@@ -550,15 +554,15 @@ fn openings_played_twice_with_colours_reversed() {
         "{log}"
     );
     assert!(log.contains("B > INFO rule 4\n"), "{log}");
-    // The psq holds every stone, 1-based, then the names and the result code.
+    // The psq holds every stone, 1-based, then the names, the result code and the rule.
     let psq = std::fs::read_to_string(r.out.join("game-0001.psq")).unwrap();
     let lines: Vec<&str> = psq.lines().collect();
     assert_eq!(lines[0], "Piskvorky 15x15, 11:11, 0");
     assert_eq!(lines[1], "8,8,0");
-    assert_eq!(lines.len(), 1 + g[0]["moves"].as_array().unwrap().len() + 3);
+    assert_eq!(lines.len(), 1 + g[0]["moves"].as_array().unwrap().len() + 4);
     assert_eq!(
-        &lines[lines.len() - 3..],
-        ["fake-sane", "fake-occupied", "1"]
+        &lines[lines.len() - 4..],
+        ["fake-sane", "fake-occupied", "1", "rule=renju"]
     );
     // A different seed changes the order of the first openings used (26 openings).
     let r2 = run_match(

@@ -360,11 +360,11 @@ fn solve_refuses_a_finished_game() {
     let five = "h8,a1,i8,a3,j8,a5,k8,a7,l8";
     assert_bad(
         &["solve", "--rule", "freestyle", "--moves", five],
-        "the game is over: black has a five",
+        "the game is over: black wins: move 9 (l8) makes a five under freestyle",
     );
     assert_bad(
         &["analyze", "--rule", "freestyle", "--moves", five],
-        "the game is over: black has a five",
+        "the game is over: black wins: move 9 (l8) makes a five under freestyle",
     );
     assert_bad(
         &[
@@ -456,4 +456,251 @@ fn bench_reports_each_position_and_search_nps() {
         "{nps} vs {expected}: {out}"
     );
     assert_eq!(lines.len(), 15, "{out}");
+}
+
+/// The position of issue 34: black's ninth move h9 is a double three under renju.
+const FOUL: &str = "h8,a1,i9,a3,h10,a5,g9,a7,h9";
+
+/// Issue 34, fault 1: a renju foul inside a move list ends the game for every tool that
+/// reads a position, from `--moves`, a psq and an SGF file: they refuse it, naming the foul
+/// and the rule; a stone after the foul, or after a five, is refused too.
+#[test]
+fn a_renju_foul_in_a_game_is_refused_with_the_rule() {
+    let want = "the game is over: white wins: black's move 9 (h9) is a double three, \
+                forbidden to black under renju";
+    for tool in ["analyze", "solve", "forbidden"] {
+        assert_bad(&[tool, "--moves", FOUL], want);
+    }
+    let psq = tmp("foul.psq");
+    std::fs::write(
+        &psq,
+        "Piskvorky 15x15, 11:11, 0\n8,8,0\n1,1,0\n9,9,0\n1,3,0\n8,10,0\n1,5,0\n7,9,0\n1,7,0\n8,9,0\n",
+    )
+    .unwrap();
+    let sgf = tmp("foul.sgf");
+    std::fs::write(
+        &sgf,
+        "(;GM[4]SZ[15]RU[renju];B[hh];W[aa];B[ii];W[ac];B[hj];W[ae];B[gi];W[ag];B[hi])",
+    )
+    .unwrap();
+    for file in [&psq, &sgf] {
+        assert_bad(&["analyze", "--file", file.to_str().unwrap()], want);
+        assert_bad(&["forbidden", "--file", file.to_str().unwrap()], want);
+    }
+    // The position before the foul is still a position to analyse.
+    let (code, out, err) = run(&["forbidden", "--moves", FOUL, "--ply", "8"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("h9 double-three"), "{out}");
+    // Stones after the end of the game.
+    assert_bad(
+        &["analyze", "--moves", &format!("{FOUL},o15")],
+        "move 10 (o15) comes after the end of the game (white wins: black's move 9 (h9)",
+    );
+    assert_bad(
+        &[
+            "analyze",
+            "--rule",
+            "freestyle",
+            "--moves",
+            "h8,a1,i8,a2,j8,a3,k8,a4,l8,o15",
+        ],
+        "move 10 (o15) comes after the end of the game (black wins: move 9 (l8) makes a five",
+    );
+    let _ = std::fs::remove_file(psq);
+    let _ = std::fs::remove_file(sgf);
+}
+
+/// Issue 34, fault 3: a freestyle game saved by `demo` keeps its rule through psq, SGF and
+/// a move list; a file that names no rule is read with the default, and the output says so.
+#[test]
+fn saved_games_keep_their_rule_and_a_missing_rule_is_named() {
+    for ext in ["psq", "sgf", "txt"] {
+        let save = tmp(&format!("free.{ext}"));
+        let (code, _, err) = run(&[
+            "demo",
+            "--rule",
+            "freestyle",
+            "--move-ms",
+            "20",
+            "--max-moves",
+            "2",
+            "--save",
+            save.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let g = tianyuan::gamefile::read_game(&save, (15, 15)).unwrap();
+        assert_eq!(g.rule, Some(tianyuan::core::Rule::Freestyle), "{ext}");
+        // analyze reads the file's rule: the JSON has no note, the board is freestyle.
+        let (code, out, err) = run(&[
+            "analyze",
+            "--file",
+            save.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--threads",
+            "1",
+            "--board",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!out.contains("note:"), "{ext}: {out}");
+        let _ = std::fs::remove_file(save);
+    }
+    // Piskvork's own psq has no rule line: the default is used and named.
+    let plain = tmp("plain.psq");
+    std::fs::write(&plain, "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,9,0\nA\nB\n0\n").unwrap();
+    let (code, out, err) = run(&[
+        "analyze",
+        "--file",
+        plain.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.starts_with("note: ")
+            && first.ends_with("names no rule: using the default, renju (--rule to choose)"),
+        "{out}"
+    );
+    let (code, out, _) = run(&[
+        "analyze",
+        "--file",
+        plain.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(
+        v["note"]
+            .as_str()
+            .unwrap()
+            .contains("using the default, renju"),
+        "{v}"
+    );
+    // --rule wins over the default, silently.
+    let (_, out, _) = run(&[
+        "analyze",
+        "--file",
+        plain.to_str().unwrap(),
+        "--rule",
+        "freestyle",
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert!(!out.contains("note:"), "{out}");
+    let _ = std::fs::remove_file(plain);
+    // demo --save refuses a name whose format it would have to guess.
+    assert_bad(
+        &["demo", "--save", "game.xyz"],
+        "ending in .psq, .sgf or .txt",
+    );
+}
+
+/// Issue 34: one meaning, one check and one message for time limits, threads and table
+/// size in every tool (and `serve`); stone sets with counts no game reaches need --to-move.
+#[test]
+fn options_are_checked_alike_in_every_tool() {
+    let pos = ["--moves", "h8,h9"];
+    let with = |tool: &str, extra: &[&str]| {
+        let mut v = vec![tool];
+        if tool != "demo" && tool != "serve" {
+            v.extend(pos);
+        }
+        v.extend(extra.iter().copied());
+        v.into_iter().map(String::from).collect::<Vec<String>>()
+    };
+    for tool in ["analyze", "solve", "play"] {
+        let a = with(tool, &["--time-ms", "0"]);
+        assert_bad(
+            &a.iter().map(String::as_str).collect::<Vec<_>>(),
+            "--time-ms must be 1..=86400000 (milliseconds)",
+        );
+        let a = with(tool, &["--threads", "0"]);
+        assert_bad(
+            &a.iter().map(String::as_str).collect::<Vec<_>>(),
+            "--threads must be at least 1 (default: every core)",
+        );
+    }
+    for tool in ["analyze", "play", "serve"] {
+        let a = with(tool, &["--hash-mb", "0"]);
+        assert_bad(
+            &a.iter().map(String::as_str).collect::<Vec<_>>(),
+            "--hash-mb must be 1..=65536 (MiB)",
+        );
+    }
+    assert_bad(
+        &["serve", "--threads", "0"],
+        "--threads must be at least 1 (default: every core)",
+    );
+    assert_bad(
+        &["demo", "--move-ms", "0"],
+        "--move-ms must be 1..=86400000 (milliseconds)",
+    );
+    assert_bad(
+        &["analyze", "--black", "h8,h9,h10", "--white", "a1"],
+        "3 black and 1 white stones: no game has these counts",
+    );
+    let (code, _, err) = run(&[
+        "forbidden",
+        "--black",
+        "h8,h9,h10",
+        "--white",
+        "a1",
+        "--to-move",
+        "black",
+    ]);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// Issue 34: "win in 1 ply", not "1 plies".
+#[test]
+fn one_ply_is_singular() {
+    let (code, out, err) = run(&[
+        "analyze",
+        "--rule",
+        "freestyle",
+        "--moves",
+        "h8,a1,i8,a2,j8,a3,k8,a4",
+        "--depth",
+        "3",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("score win in 1 ply\n"), "{out}");
+}
+
+/// Issue 34: a binary file given as a game is refused with a short, escaped excerpt; its
+/// bytes never reach the terminal.
+#[test]
+fn a_binary_game_file_is_not_echoed() {
+    let bin = tmp("game.bin");
+    let mut bytes = b"\x1b]0;pwned\x07\x1b[2J".to_vec();
+    bytes.extend((0u8..=255).cycle().take(4096));
+    std::fs::write(&bin, &bytes).unwrap();
+    let (code, out, err) = run(&["analyze", "--file", bin.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("not a game file"), "{err}");
+    assert!(!err.trim_end().chars().any(|c| c.is_control()), "{err:?}");
+    assert!(err.len() < 300, "{} bytes: {err:?}", err.len());
+    // Text that is mostly fine but holds an escape sequence in a "move".
+    let text = format!(
+        "# {}\nh8 \x1b[31mh9\x1b[0m\n",
+        "a comment long enough to be text ".repeat(4)
+    );
+    std::fs::write(&bin, text).unwrap();
+    let (code, _, err) = run(&["analyze", "--file", bin.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(!err.trim_end().chars().any(|c| c.is_control()), "{err:?}");
+    assert!(err.contains("\\u{1b}"), "{err}");
+    let _ = std::fs::remove_file(bin);
 }

@@ -93,17 +93,30 @@ fn save_and_load_round_trip() {
     let sgf = tmp("game.sgf");
     let txt = tmp("game.txt");
     let script = format!(
-        "h8\ni9\n7,9\nsave {}\nsave {}\nsave {}\nundo\nundo\nundo\nload {}\nload {}\nquit\n",
+        "h8\ni9\n7,9\nsave {}\nsave {}\nsave {}\nsave {}\nundo\nundo\nundo\nload {}\nload {}\nquit\n",
         psq.display(),
         sgf.display(),
         txt.display(),
+        tmp("game.xyz").display(),
         sgf.display(),
         tmp("missing.psq").display()
     );
     let (code, out, err) = play(&["--rule", "renju", "--engine", "none"], &script);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Saved 3 moves to"), "{out}");
-    assert!(out.contains("(SGF)") && out.contains("(psq)") && out.contains("(move list)"));
+    assert!(
+        out.contains("(SGF, renju)")
+            && out.contains("(psq, renju)")
+            && out.contains("(move list, renju)"),
+        "{out}"
+    );
+    // Issue 34: an unknown extension is refused, nothing is written.
+    assert!(
+        out.contains("give a file name ending in .psq, .sgf or .txt")
+            && out.contains("nothing written"),
+        "{out}"
+    );
+    assert!(!tmp("game.xyz").exists());
     assert_eq!(out.matches("Took back 1 move.").count(), 3, "{out}");
     assert!(out.contains("Loaded 3 moves from"), "{out}");
     assert!(out.contains("missing.psq': cannot read"), "{out}");
@@ -119,6 +132,13 @@ fn save_and_load_round_trip() {
         let g = read_game(path, (15, 15)).unwrap();
         assert_eq!(g.format, format);
         assert_eq!(g.moves, pts("h8,i9,h10"), "{}", path.display());
+        // Issue 34: every record carries its rule.
+        assert_eq!(
+            g.rule,
+            Some(tianyuan::core::Rule::Renju),
+            "{}",
+            path.display()
+        );
         let _ = std::fs::remove_file(path);
     }
 }
@@ -152,15 +172,88 @@ fn finished_games_have_the_right_result() {
         reply.starts_with("white plays h7 ") || reply.starts_with("white plays h12 "),
         "{reply}"
     );
-    assert!(reply.contains("win in 1 plies"), "{reply}");
-    // Resigning ends the game for the engine; undo reopens it.
-    let (_, out, _) = play(&["--rule", "standard"], "h8\nresign\nhint\nundo\nquit\n");
+    // Issue 34: "1 ply", not "1 plies".
+    assert!(reply.contains("win in 1 ply,"), "{reply}");
+    // Resigning ends the game for the engine; undo takes back the resignation only (issue
+    // 34: it took back 2 moves), and the game goes on from the same position.
+    let (_, out, _) = play(
+        &["--rule", "standard"],
+        "h8\nresign\nhint\nundo\nboard\nquit\n",
+    );
     assert!(
         out.contains("Game over: white wins: black resigned."),
         "{out}"
     );
     assert!(out.contains("'hint': the game is over"), "{out}");
-    assert!(out.contains("Took back 2 moves."), "{out}");
+    assert!(
+        out.contains("Took back the resignation; no move taken back."),
+        "{out}"
+    );
+    assert!(!out.contains("Took back 2 moves."), "{out}");
+    assert!(out.trim_end().ends_with("Move 3: black to move."), "{out}");
+}
+
+/// Issue 34: `help` explains each command instead of repeating the one-line list.
+#[test]
+fn help_explains_every_command() {
+    let (_, out, _) = play(&["--engine", "none"], "help\nquit\n");
+    let help = &out[out.find("Commands:").expect("a command list")..];
+    for (cmd, what) in [
+        ("undo", "take back your last move"),
+        ("hint", "the engine's choice"),
+        ("resign", "give up"),
+        ("save FILE", ".sgf"),
+        ("load FILE", "read a game"),
+        ("board", "draw the board"),
+        ("help", "this list"),
+        ("quit", "leave"),
+    ] {
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{cmd} ")))
+            .unwrap_or_else(|| panic!("no line for {cmd}: {help}"));
+        assert!(line.contains(what), "{cmd}: {line}");
+    }
+}
+
+/// Issue 34: a game that ended by black's foul is over, in `--moves` and in `load`.
+#[test]
+fn a_foul_ends_the_game_when_read() {
+    let foul = "h8,a1,i9,a3,h10,a5,g9,a7,h9";
+    let (code, out, _) = play(&["--rule", "renju", "--moves", foul], "i8\nquit\n");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Game over: white wins: black's move 9 (h9) is a double three, forbidden to black under renju"),
+        "{out}"
+    );
+    assert!(out.contains("'i8': the game is over"), "{out}");
+    assert!(!out.contains("white plays"), "{out}");
+    let psq = tmp("foul.psq");
+    std::fs::write(
+        &psq,
+        "Piskvorky 15x15, 11:11, 0\n8,8,0\n1,1,0\n9,9,0\n1,3,0\n8,10,0\n1,5,0\n7,9,0\n1,7,0\n8,9,0\nA\nB\n0\nrule=renju\n",
+    )
+    .unwrap();
+    let (_, out, _) = play(
+        &["--rule", "renju", "--engine", "none"],
+        &format!("load {}\nquit\n", psq.display()),
+    );
+    assert!(out.contains("Loaded 9 moves"), "{out}");
+    assert!(
+        out.contains("Game over: white wins: black's move 9 (h9) is a double three"),
+        "{out}"
+    );
+    // A stone after the foul is refused, with the reason.
+    let (code, _, err) = play(
+        &["--rule", "renju", "--moves", &format!("{foul},o15")],
+        "quit\n",
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("move 10 (o15) comes after the end of the game (white wins"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(psq);
 }
 
 #[test]

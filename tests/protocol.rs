@@ -10,7 +10,7 @@ use tianyuan::board::Board;
 use tianyuan::core::{Color, Pos, Rule};
 use tianyuan::engine::Engine;
 use tianyuan::protocol::session::{
-    Event, Flow, DEFAULT_MAX_MEMORY, MAX_HASH_BYTES, MIN_HASH_BYTES,
+    Event, Flow, DEFAULT_MAX_MEMORY, DEFAULT_TURN_MS, MAX_HASH_BYTES, MIN_HASH_BYTES,
 };
 
 /// Everything a rejected command must leave alone.
@@ -1104,11 +1104,82 @@ fn end_mid_search_prints_nothing() {
     assert!(d.send(&["ABOUT", "BEGIN"]).is_empty(), "nothing after END");
 }
 
+/// §7 item 23 (issue 34): end of input right behind a request finishes the move, within
+/// its limit, then exits; input held back behind the move is answered too.
 #[test]
-fn eof_mid_search_exits() {
-    let (mut d, _) = searching();
+fn eof_mid_search_finishes_the_move_then_exits() {
+    let mut d = Driver::new(FakeBrain::new(true));
+    assert_eq!(d.send(&["START 15", "INFO timeout_turn 300"]), ["OK"]);
+    let t0 = Instant::now();
+    assert!(d.push(&["TURN 7,7", "FOO"]).is_empty());
+    assert!(d.s.is_searching());
+    assert_eq!(d.s.handle_event(Event::Eof), Flow::Continue);
+    let out = d.wait();
+    // The slow engine thinks until the watchdog stops it, shortly after the hard limit.
+    assert!(
+        t0.elapsed() >= Duration::from_millis(200),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert_eq!(out.len(), 2, "{out:?}");
+    let p = mv(&out[0]);
+    assert_eq!(d.s.board().unwrap().moves(), [Pos::new(7, 7), p]);
+    assert!(out[1].starts_with("UNKNOWN "), "{out:?}");
+    assert!(d.s.has_exited());
+    assert!(d.send(&["ABOUT"]).is_empty(), "nothing after the exit");
+}
+
+/// A search without a time limit (the manager said "no limit") cannot be stopped once
+/// the input has ended: end of input stops it at once and its move is written.
+#[test]
+fn eof_stops_a_search_without_limit_and_writes_its_move() {
+    let mut d = Driver::new(FakeBrain::new(true));
+    assert_eq!(d.send(&["START 15", "INFO timeout_match 0"]), ["OK"]);
+    assert!(d.push(&["TURN 7,7"]).is_empty());
+    let t0 = Instant::now();
+    assert_eq!(d.s.handle_event(Event::Eof), Flow::Continue);
+    let out = d.wait();
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    one_move(&out);
+    assert!(d.s.has_exited());
+}
+
+/// End of input with no job running exits at once, printing nothing.
+#[test]
+fn eof_idle_exits() {
+    let mut d = Driver::new(FakeBrain::new(false));
+    assert_eq!(d.send(&["START 15"]), ["OK"]);
     assert_eq!(d.s.handle_event(Event::Eof), Flow::Exit);
     assert!(d.wait().is_empty());
+}
+
+/// §4.1 (issue 34): with no time key ever received a move gets the default turn limit
+/// ([`DEFAULT_TURN_MS`]), not an endless search; any time key (even "no limit") replaces it.
+#[test]
+fn no_time_key_means_the_default_turn_limit() {
+    let brain = FakeBrain::new(false);
+    let log = brain.log.clone();
+    let mut d = Driver::new(brain);
+    assert_eq!(d.send(&["START 15", "INFO thread_num 1"]), ["OK"]);
+    one_move(&d.send(&["TURN 7,7"]));
+    let want = tianyuan::time::TimeControl {
+        turn_ms: Some(DEFAULT_TURN_MS),
+        ..Default::default()
+    }
+    .budget(1, 225);
+    let got = log.lock().unwrap().limits[0].budget;
+    assert!(
+        got.hard_ms <= want.hard_ms && got.hard_ms + 1000 >= want.hard_ms,
+        "{got:?} vs {want:?}"
+    );
+    assert_ne!(got, tianyuan::time::Budget::UNLIMITED);
+    // The manager's own "no limit" stays no limit.
+    d.send(&["INFO timeout_match 0"]);
+    one_move(&d.send(&["TURN 8,8"]));
+    assert_eq!(
+        log.lock().unwrap().limits[1].budget,
+        tianyuan::time::Budget::UNLIMITED
+    );
 }
 
 /// §7 item 27: a new request aborts the search without its move, then is carried out.

@@ -268,13 +268,40 @@ fn eof_exits() {
     let st = p.wait_exit(Duration::from_secs(2)).expect("exit on EOF");
     assert!(st.success());
     p.finish();
-    // Right behind a request, and on a partial last line.
+    // Right behind a request, and on a partial last line (issue 34: the move is finished
+    // and written, then the engine exits; the partial line is answered after it).
     let mut p = Proc::spawn();
-    p.send("START 15\nINFO timeout_turn 60000\nBOARD\n7,7,2\nDONE\nABO");
+    p.send("START 15\nINFO timeout_turn 500\nINFO thread_num 1\nBOARD\n7,7,2\nDONE\nABO");
     drop(p.stdin.take());
+    let out = p.until(|l| l.starts_with("UNKNOWN "));
+    assert_eq!(out[0], "OK");
+    let moves: Vec<&String> = out.iter().filter(|l| is_move(l)).collect();
+    assert_eq!(moves.len(), 1, "{out:?}");
+    assert!(
+        out[1..out.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("MESSAGE ") || is_move(l)),
+        "{out:?}"
+    );
     assert!(p
         .wait_exit(Duration::from_secs(2))
-        .expect("exit on EOF")
+        .expect("exit after the move")
+        .success());
+    p.finish();
+    // Input that ends right after TURN, with no time key at all: the default turn limit
+    // (docs/protocol.md §4.1) bounds the move.
+    let mut p = Proc::spawn();
+    let t0 = Instant::now();
+    p.send("START 15\nINFO thread_num 1\nTURN 7,7\n");
+    drop(p.stdin.take());
+    let limit = Duration::from_millis(tianyuan::protocol::session::DEFAULT_TURN_MS as u64);
+    let out = p.until(is_move);
+    assert_eq!(out[0], "OK");
+    assert_ne!(out.last().unwrap(), "7,7");
+    assert!(t0.elapsed() < limit + REPLY, "{:?}", t0.elapsed());
+    assert!(p
+        .wait_exit(Duration::from_secs(2))
+        .expect("exit after the move")
         .success());
     p.finish();
     // Without any input at all: no output either (no banner).

@@ -78,10 +78,15 @@ fn json_none_then_vct_win() {
 }
 
 /// `--threads`: the VCT of V0112 on 1 and 2 threads (the portfolio), same verdict; a VCF
-/// with `--threads 2` too; `--threads 0` means one thread, not an error.
+/// with `--threads 2` too; `--threads 0` is refused as by every tool (issue 34).
 #[test]
 fn threads_option() {
-    for threads in ["1", "2", "0"] {
+    let mut args = V0112.to_vec();
+    args.extend(["--vct", "--threads", "0"]);
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--threads must be at least 1"), "{err}");
+    for threads in ["1", "2"] {
         let mut args = V0112.to_vec();
         args.extend(["--vct", "--time-ms", "5000", "--json", "--threads", threads]);
         let (code, out, err) = run(&args);

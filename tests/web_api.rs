@@ -248,7 +248,7 @@ fn forbidden_solve_and_position() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(
         r.body,
-        r#"{"rule":"renju","size":15,"stones":8,"to_move":"black","winner":null,"full":false,"forbidden":[{"point":"j8","kind":"double-three"}]}"#
+        r#"{"rule":"renju","size":15,"height":15,"stones":8,"to_move":"black","winner":null,"full":false,"result":null,"forbidden":[{"point":"j8","kind":"double-three"}]}"#
     );
     // White to move: black's forbidden points are not listed.
     let v = s
@@ -265,6 +265,126 @@ fn forbidden_solve_and_position() {
         .json();
     assert_eq!(v["winner"], "black");
     assert_eq!(v["rule"], "freestyle");
+    assert_eq!(v["result"]["by"], "five");
+    assert_eq!(v["result"]["move"], 9);
+    assert_eq!(v["result"]["point"], "l8");
+}
+
+/// Issue 34: black's foul inside a move list ends the game for every route: the position
+/// reports white as the winner and says why; the routes that analyse refuse it; a stone
+/// after the end of the game is refused everywhere.
+#[test]
+fn a_renju_foul_in_the_moves_ends_the_game() {
+    let s = server(&["--max-time-ms", "2000"]);
+    let foul = "h8,a1,i9,a3,h10,a5,g9,a7,h9";
+    let v = s
+        .post("/api/position", &format!(r#"{{"moves":"{foul}"}}"#))
+        .json();
+    assert_eq!(v["winner"], "white", "{v}");
+    assert_eq!(v["result"]["by"], "foul");
+    assert_eq!(v["result"]["foul"], "double-three");
+    assert_eq!(v["result"]["move"], 9);
+    assert_eq!(v["result"]["point"], "h9");
+    let text = v["result"]["text"].as_str().unwrap();
+    assert!(text.contains("forbidden to black under renju"), "{text}");
+    assert_eq!(v["forbidden"], serde_json::json!([]));
+    // Under freestyle the same moves are a game in progress.
+    let v = s
+        .post(
+            "/api/position",
+            &format!(r#"{{"rule":"freestyle","moves":"{foul}"}}"#),
+        )
+        .json();
+    assert_eq!(v["winner"], serde_json::Value::Null);
+    assert_eq!(v["result"], serde_json::Value::Null);
+    for path in ["/api/analyze", "/api/solve", "/api/forbidden"] {
+        let r = s.post(path, &format!(r#"{{"moves":"{foul}"}}"#));
+        assert_eq!(r.status, 400, "{path}: {}", r.body);
+        let e = r.json()["error"].as_str().unwrap().to_string();
+        assert!(
+            e.contains("the game is over: white wins") && e.contains("double three"),
+            "{path}: {e}"
+        );
+    }
+    for (rule, moves) in [
+        ("renju", format!("{foul},o15")),
+        ("freestyle", "h8,a1,i8,a2,j8,a3,k8,a4,l8,o15".to_string()),
+    ] {
+        let r = s.post(
+            "/api/position",
+            &format!(r#"{{"rule":"{rule}","moves":"{moves}"}}"#),
+        );
+        assert_eq!(r.status, 400, "{rule}: {}", r.body);
+        let e = r.json()["error"].as_str().unwrap().to_string();
+        assert!(
+            e.contains("move 10 (o15) comes after the end of the game"),
+            "{e}"
+        );
+    }
+}
+
+/// Issue 34: the API takes sizes and rules as the tools do, names its fields (never a Rust
+/// type) and checks stone counts; an empty body is refused.
+#[test]
+fn fields_read_as_the_tools_read_them() {
+    let s = server(&[]);
+    let v = s
+        .post("/api/position", r#"{"size":"15x20","rule":4,"moves":"h8"}"#)
+        .json();
+    assert_eq!(
+        (v["size"].clone(), v["height"].clone()),
+        (15.into(), 20.into()),
+        "{v}"
+    );
+    assert_eq!(v["rule"], "renju");
+    let v = s.post("/api/position", r#"{"size":"9","rule":"0"}"#).json();
+    assert_eq!(
+        (v["size"].clone(), v["rule"].clone()),
+        (9.into(), "freestyle".into())
+    );
+    for (body, needle) in [
+        (r#"{"size":-3}"#, "bad field 'size': must be a board size"),
+        (r#"{"size":1.5}"#, "bad field 'size'"),
+        (
+            r#"{"rule":true}"#,
+            "bad field 'rule': must be a rule name or Gomocup number",
+        ),
+        (
+            r#"{"time_ms":"x"}"#,
+            "bad field 'time_ms': must be a whole number of milliseconds",
+        ),
+        (r#"{"time_ms":-1}"#, "bad field 'time_ms'"),
+        (r#"{"threads":0}"#, "threads must be at least 1"),
+        (
+            r#"{"depth":"deep"}"#,
+            "bad field 'depth': must be a whole number of plies",
+        ),
+        (r#"{"moves":5}"#, "bad field 'moves': must be a string"),
+        (
+            r#"{"black":"h8,h9,h10","white":"a1"}"#,
+            "3 black and 1 white stones",
+        ),
+        ("", "the body is empty"),
+        ("  ", "the body is empty"),
+    ] {
+        let r = s.post("/api/analyze", body);
+        assert_eq!(r.status, 400, "{body}: {}", r.body);
+        let e = r.json()["error"].as_str().unwrap().to_string();
+        assert!(e.contains(needle), "{body}: '{e}' lacks '{needle}'");
+        for rust in ["usize", "u64", "i32", "i64", "invalid type"] {
+            assert!(!e.contains(rust), "{body}: {e}");
+        }
+    }
+    // With to_move, any counts make a puzzle position.
+    let r = s.post(
+        "/api/position",
+        r#"{"black":"h8,h9,h10","white":"a1","to_move":"black"}"#,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    // The page is also served as /index.html.
+    let page = s.get("/index.html");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("id=\"board\""));
 }
 
 #[test]
@@ -287,7 +407,7 @@ fn bad_input_gets_a_json_error_and_the_server_goes_on() {
             "/api/analyze",
             r#"{"size":"big"}"#.into(),
             400,
-            "bad field",
+            "bad board size 'big'",
         ),
         (
             "POST",
@@ -436,7 +556,7 @@ fn bad_input_gets_a_json_error_and_the_server_goes_on() {
             "/api/analyze/stream",
             r#"{"rule":5}"#.into(),
             400,
-            "bad field",
+            "rule",
         ),
         (
             "POST",
@@ -598,7 +718,7 @@ fn one_search_at_a_time() {
     assert!(result["move"].is_string());
     // The slot is free again.
     assert_eq!(s.get("/api/health").json()["busy"], false);
-    assert_eq!(s.post("/api/stop", "").json()["stopped"], false);
+    assert_eq!(s.post("/api/stop", "{}").json()["stopped"], false);
     let r = s.post("/api/analyze", r#"{"moves":"h8","depth":2}"#);
     assert_eq!(r.status, 200, "{}", r.body);
 }
@@ -619,13 +739,20 @@ fn time_is_capped_by_the_server() {
     assert!(v["depth"].as_i64().unwrap() < 100, "{v}");
     // (A generous bound: without the cap, depth 100 would search for hours.)
     assert!(v["time_ms"].as_u64().unwrap() <= 300 + 3000, "{v}");
-    // Solve with 0 ("no limit" for the CLI) is bounded too.
+    // Solve without time_ms is bounded too; 0 is refused as everywhere (issue 34: one
+    // meaning, one check, one message).
+    let r = s.post(
+        "/api/solve",
+        r#"{"rule":"freestyle","moves":"h8,h9","vct":true}"#,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.json()["time_ms"].as_u64().unwrap() <= 300 + 3000);
     let r = s.post(
         "/api/solve",
         r#"{"rule":"freestyle","moves":"h8,h9","vct":true,"time_ms":0}"#,
     );
-    assert_eq!(r.status, 200, "{}", r.body);
-    assert!(r.json()["time_ms"].as_u64().unwrap() <= 300 + 3000);
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(r.json()["error"], "time_ms must be 1..=300 (milliseconds)");
 }
 
 #[test]

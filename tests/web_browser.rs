@@ -5,12 +5,14 @@
 //! screen. Screenshots go to `target/web-test/`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without them
-//! the test prints why and passes without running, except under CI (`CI` set), where it
-//! fails. Paths can be given with
-//! `TIANYUAN_CHROMIUM` and `TIANYUAN_CHROMEDRIVER`.
+//! the test writes `SKIPPED` and why on stderr (seen without `--nocapture`; the harness
+//! still prints `ok`) and passes without running, except under CI (`CI` set, as `.ci/run`
+//! sets it), where it fails. Paths can be given with `TIANYUAN_CHROMIUM` and
+//! `TIANYUAN_CHROMEDRIVER`.
 mod web_common;
 
 use fantoccini::{Client, ClientBuilder, Locator};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -172,6 +174,34 @@ async fn button(c: &Client, id: &str) {
         .unwrap_or_else(|e| panic!("click #{id}: {e}"));
 }
 
+/// Issue 34: a skipped browser test printed only `ok`. Runs this test binary's browser test
+/// with no browser on `PATH` (and no `CI`), output captured as `cargo test` captures it,
+/// and checks that the skip reaches stderr.
+#[test]
+fn a_skip_is_said_on_stderr() {
+    let empty = std::env::temp_dir().join(format!("tianyuan-no-browser-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "play_analyse_and_undo_in_chromium",
+            "--exact",
+            "--test-threads=1",
+        ])
+        .env_clear()
+        .env("PATH", &empty)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&empty);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("1 passed"), "{stdout}");
+    assert!(
+        stderr.contains("SKIPPED web_browser: Chromium or chromedriver not found"),
+        "stdout: {stdout}\nstderr: {stderr}"
+    );
+}
+
 #[test]
 fn play_analyse_and_undo_in_chromium() {
     let (Some(chromium), Some(chromedriver)) = (
@@ -186,7 +216,10 @@ fn play_analyse_and_undo_in_chromium() {
             std::env::var("CI").is_err(),
             "Chromium or chromedriver missing in CI: .ci/run should have installed them"
         );
-        println!(
+        // Straight to stderr: the harness captures println!/eprintln! of a passing test, so
+        // a skip would show as a plain `ok` (issue 34).
+        let _ = writeln!(
+            std::io::stderr(),
             "SKIPPED web_browser: Chromium or chromedriver not found \
              (apt-get install chromium chromium-driver; .ci/run installs them)"
         );
@@ -385,7 +418,17 @@ async fn run_scenario(c: &Client, url: &str) -> Vec<PathBuf> {
     for record in ["toPsq()", "toSgf()"] {
         let back = js(c, &format!("parseGame({record}).moves.join(',')")).await;
         assert_eq!(back, moves.join(","), "{record}");
+        // Issue 34: both records carry the rule.
+        let rule = js(c, &format!("parseGame({record}).rule")).await;
+        assert_eq!(rule, "renju", "{record}");
     }
+    // A move list as our tools write it: the rule comment, then the moves.
+    let list = js(
+        c,
+        "JSON.stringify(parseGame('# rule=freestyle\\nh8,h9 # two moves\\n'))",
+    )
+    .await;
+    assert_eq!(list, r#"{"rule":"freestyle","moves":["h8","h9"]}"#);
     // Copy the position as text.
     button(c, "copy").await;
     wait_until(
@@ -473,5 +516,88 @@ async fn run_scenario(c: &Client, url: &str) -> Vec<PathBuf> {
         js(c, "document.querySelectorAll('#hits .hit').length").await,
         400
     );
+    address_problems(c, url).await;
     shots
+}
+
+/// The message line's text.
+async fn message(c: &Client) -> String {
+    js(c, "document.getElementById('message').textContent")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Issue 34: what the address gets wrong is said, never replaced silently; black's foul in
+/// the address's moves ends the game with the reason; the page is also `/index.html`.
+async fn address_problems(c: &Client, url: &str) {
+    // A size the page cannot show: 15x15, and the message says so.
+    c.goto(&format!("{url}?size=40&moves=h8")).await.unwrap();
+    wait_until(
+        c,
+        "document.getElementById('status').textContent.startsWith('White to move')",
+        "the position of ?size=40",
+    )
+    .await;
+    assert_eq!(
+        js(c, "Number(document.getElementById('board').dataset.size)").await,
+        15
+    );
+    let m = message(c).await;
+    assert!(m.contains("size=40 is not a board size"), "{m}");
+    // A move that is no point: no prefix kept, the board starts empty, and the reason.
+    c.goto(&format!("{url}?moves=h8,zz,i9")).await.unwrap();
+    wait_until(
+        c,
+        "document.getElementById('status').textContent.startsWith('Black to move')",
+        "the empty board of a bad ?moves=",
+    )
+    .await;
+    assert_eq!(stones(c).await, 0);
+    let m = message(c).await;
+    assert!(m.contains("'zz' is not a point"), "{m}");
+    // Moves the server refuses (a stone on a stone): the server's reason, an empty board.
+    c.goto(&format!("{url}?moves=h8,h8")).await.unwrap();
+    wait_until(
+        c,
+        "document.getElementById('message').textContent.includes('occupied')",
+        "the reason for ?moves=h8,h8",
+    )
+    .await;
+    wait_until(
+        c,
+        "document.getElementById('status').textContent.startsWith('Black to move')",
+        "the empty board of a refused ?moves=",
+    )
+    .await;
+    assert_eq!(stones(c).await, 0);
+    assert!(message(c).await.contains("starts empty"));
+    // Black's foul: the game is over, white wins, and the status says why.
+    c.goto(&format!(
+        "{url}?rule=renju&mode=analysis&moves=h8,a1,i9,a3,h10,a5,g9,a7,h9"
+    ))
+    .await
+    .unwrap();
+    wait_until(
+        c,
+        "document.getElementById('status').dataset.winner === 'white'",
+        "the foul's result",
+    )
+    .await;
+    let status = js(c, "document.getElementById('status').textContent").await;
+    let status = status.as_str().unwrap();
+    assert!(
+        status.contains("double three, forbidden to black under renju"),
+        "{status}"
+    );
+    assert_eq!(stones(c).await, 9);
+    // The page as /index.html.
+    c.goto(&format!("{url}index.html?fresh")).await.unwrap();
+    wait_until(
+        c,
+        "document.getElementById('status').textContent.startsWith('Black to move')",
+        "the page at /index.html",
+    )
+    .await;
 }

@@ -10,6 +10,8 @@ const ROW1_AT_BOTTOM = false;
 const SGF_FLIP_ROWS = false;
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const RULES = ['renju', 'freestyle', 'standard', 'caro', 'caro-exact'];
+const MODES = ['black', 'white', 'analysis', 'off'];
 const CELL = 40;
 const MARGIN = 46;
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -40,6 +42,9 @@ const state = {
 };
 
 let generation = 0;   // bumped on every change of position or settings
+let fromAddress = false; // the position came from the address (?rule=&size=&moves=)
+const addressNotes = []; // what was wrong with the address, shown once
+let positionError = null; // why the server refused the current position
 let running = null;   // the search in progress: { cancelled, stopSent, promise, play }
 let shownMoves = null; // the move list last written into the text field
 
@@ -57,7 +62,7 @@ function engineColor() {
 }
 
 function gameOver() {
-  return !!(state.pos && (state.pos.winner || state.pos.full));
+  return !!(state.pos && (state.pos.result || state.pos.winner || state.pos.full));
 }
 
 function positionFields() {
@@ -195,10 +200,25 @@ async function positionChanged() {
   try {
     pos = await api('/api/position', positionFields());
   } catch (e) {
+    if (gen !== generation) return;
+    if (fromAddress) {
+      // The address's moves are refused as a whole (no prefix kept): say why, start empty.
+      fromAddress = false;
+      addressNotes.push(`moves=${state.moves.join(',')}: ${e.message}; the board starts empty`);
+      state.moves = [];
+      showAddressNotes();
+      positionChanged();
+      return;
+    }
+    state.pos = null;
+    positionError = e.message;
     showMessage(e.message);
+    render();
     return;
   }
   if (gen !== generation) return;
+  fromAddress = false;
+  positionError = null;
   state.pos = pos;
   // The last report stays in the panel (the engine's move in a game); its line goes.
   state.ghosts = [];
@@ -399,9 +419,15 @@ function clearInfo() {
 function renderStatus() {
   const el = $('status');
   const pos = state.pos;
-  if (!pos) { el.textContent = ''; return; }
+  if (!pos) {
+    el.textContent = positionError ? `No position: ${positionError}` : 'Reading the position…';
+    el.dataset.winner = '';
+    return;
+  }
   let text;
-  if (pos.winner) text = `${cap(pos.winner)} wins`;
+  // How the game ended, as the server words it (a five, black's foul and the rule, a full board).
+  if (pos.result) text = cap(pos.result.text);
+  else if (pos.winner) text = `${cap(pos.winner)} wins`;
   else if (pos.full) text = 'Draw: the board is full';
   else {
     const side = pos.to_move;
@@ -452,6 +478,8 @@ function playerNames() {
   return ['Black', 'White'];
 }
 
+// psq as the engine writes it (src/gamefile.rs): the stones, the names, result code 0 and
+// the rule line `rule=<name>` (Piskvork reads nothing after the names).
 function toPsq() {
   const n = state.size;
   let s = `Piskvorky ${n}x${n}, 11:11, 0\n`;
@@ -460,7 +488,7 @@ function toPsq() {
     s += `${p.x + 1},${p.y + 1},0\n`;
   }
   const [b, w] = playerNames();
-  return s + `${b}\n${w}\n0\n`;
+  return s + `${b}\n${w}\n0\nrule=${state.rule}\n`;
 }
 
 function sgfPoint(p) {
@@ -492,15 +520,25 @@ function parseGame(text) {
     const h = parseInt(m[2], 10);
     if (w !== h) throw new Error(`psq: a ${w}x${h} board; this page shows square boards`);
     const moves = [];
-    for (const line of lines.slice(1)) {
+    let i = 1;
+    for (; i < lines.length; i++) {
+      const line = lines[i];
       const mm = /^\s*(\d+)\s*,\s*(\d+)\s*(,\s*-?\d+\s*)?$/.exec(line);
       if (!mm) break;
       const x = parseInt(mm[1], 10) - 1;
       const y = parseInt(mm[2], 10) - 1;
-      if (x < 0 || y < 0 || x >= w || y >= w) throw new Error(`psq: stone ${line.trim()} is off the board`);
+      if (x < 0 || y < 0 || x >= w || y >= w) throw new Error(`psq: stone ${line.trim().slice(0, 32)} is off the board`);
       moves.push(toNotation(x, y));
     }
-    return { size: w, moves };
+    // The rule line of our records, or a Gomocup tournament line `0,Freestyle15_1`.
+    let rule;
+    for (const line of lines.slice(i)) {
+      const ours = /^rule=([a-z-]+)\s*$/i.exec(line.trim());
+      const gomocup = /^\d+,\s*(freestyle|standard|renju|caro)/i.exec(line.trim());
+      const name = ours ? ours[1] : gomocup ? gomocup[1] : null;
+      if (name && RULES.includes(name.toLowerCase())) rule = name.toLowerCase();
+    }
+    return { size: w, rule, moves };
   }
   if (t.startsWith('(')) {
     const sz = /SZ\[(\d+)(?::(\d+))?\]/.exec(t);
@@ -522,11 +560,19 @@ function parseGame(text) {
       if (x >= size || y < 0 || y >= size) throw new Error(`SGF: point ${mm[2]} is off the board`);
       moves.push(toNotation(x, y));
     }
-    const rules = ['renju', 'freestyle', 'standard', 'caro', 'caro-exact'];
-    const rule = ru && rules.includes(ru[1].toLowerCase()) ? ru[1].toLowerCase() : undefined;
+    const rule = ru && RULES.includes(ru[1].toLowerCase()) ? ru[1].toLowerCase() : undefined;
     return { size, rule, moves };
   }
-  return { moves: parseMoveList(t, state.size) };
+  // A move list: `#` starts a comment; our tools write `# rule=<name>` first.
+  let rule;
+  const body = t.split(/\r?\n/).map((line) => {
+    const cut = line.indexOf('#');
+    if (cut < 0) return line;
+    const m = /^rule=([a-z-]+)\s*$/i.exec(line.slice(cut + 1).trim());
+    if (m && RULES.includes(m[1].toLowerCase())) rule = m[1].toLowerCase();
+    return line.slice(0, cut);
+  }).join('\n');
+  return { rule, moves: parseMoveList(body, state.size) };
 }
 
 function parseMoveList(text, size) {
@@ -583,15 +629,40 @@ function save() {
 }
 
 // Settings and game from the last visit, unless the address says otherwise: `?fresh` starts
-// afresh, and `?rule=R&size=N&moves=h8,h9` opens that position.
+// afresh, and `?rule=R&size=N&moves=h8,h9` opens that position. What the address gets wrong
+// (a size outside 5..22, an unknown rule or mode, a move that is not a point of the board)
+// is said in the message line, never replaced silently; bad moves are dropped as a whole.
 function restore() {
   const q = new URLSearchParams(location.search);
   if (q.has('fresh')) return;
   if (q.has('moves') || q.has('rule') || q.has('size')) {
-    if (q.has('rule')) state.rule = q.get('rule');
-    if (q.has('size')) state.size = parseInt(q.get('size'), 10) || 15;
-    state.moves = (q.get('moves') || '').split(',').filter((m) => m.length);
-    if (q.has('mode')) state.mode = q.get('mode');
+    fromAddress = true;
+    if (q.has('rule')) {
+      const r = q.get('rule').toLowerCase();
+      const byNumber = { 0: 'freestyle', 1: 'standard', 4: 'renju', 8: 'caro', 9: 'caro-exact' };
+      const rule = RULES.includes(r) ? r : byNumber[r];
+      if (rule) state.rule = rule;
+      else addressNotes.push(`rule=${q.get('rule')} is not a rule (${RULES.join(', ')}); playing ${state.rule}`);
+    }
+    if (q.has('size')) {
+      const text = q.get('size');
+      const n = /^\d{1,3}$/.test(text.trim()) ? parseInt(text, 10) : NaN;
+      if (n >= 5 && n <= 22) state.size = n;
+      else addressNotes.push(`size=${text} is not a board size this page shows (5 to 22, square); showing ${state.size}×${state.size}`);
+    }
+    const moves = (q.get('moves') || '').split(',').map((m) => m.trim()).filter((m) => m.length && m !== '-');
+    const bad = moves.find((m) => !parseNotation(m, state.size));
+    if (bad !== undefined) {
+      addressNotes.push(`moves: '${bad.slice(0, 32)}' is not a point of the ${state.size}×${state.size} board; the board starts empty`);
+      fromAddress = false;
+    } else {
+      state.moves = moves.map((m) => m.toLowerCase());
+    }
+    if (q.has('mode')) {
+      const m = q.get('mode');
+      if (MODES.includes(m)) state.mode = m;
+      else addressNotes.push(`mode=${m} is not a mode (${MODES.join(', ')})`);
+    }
     return;
   }
   try {
@@ -604,11 +675,16 @@ function restore() {
   } catch (e) { /* ignore */ }
 }
 
+// Shows what was wrong with the address (see `restore`).
+function showAddressNotes() {
+  if (addressNotes.length) showMessage(`The address was not used as given: ${addressNotes.join('; ')}.`);
+}
+
 // Keeps restored settings within what the page offers.
 function sanitize() {
-  if (!['renju', 'freestyle', 'standard', 'caro', 'caro-exact'].includes(state.rule)) state.rule = 'renju';
+  if (!RULES.includes(state.rule)) state.rule = 'renju';
   if (!(Number.isInteger(state.size) && state.size >= 5 && state.size <= 22)) state.size = 15;
-  if (!['black', 'white', 'analysis', 'off'].includes(state.mode)) state.mode = 'black';
+  if (!MODES.includes(state.mode)) state.mode = 'black';
   if (!Array.isArray(state.moves) || !state.moves.every((m) => typeof m === 'string')) state.moves = [];
   state.moves = state.moves.map((m) => m.trim().toLowerCase());
   state.numbers = !!state.numbers;
@@ -632,6 +708,7 @@ function init() {
   restore();
   sanitize();
   syncSelects();
+  showAddressNotes();
   if ($('time').value !== String(state.timeMs)) { state.timeMs = 1000; $('time').value = '1000'; }
   $('board').addEventListener('click', (ev) => {
     const t = ev.target.closest('.hit');

@@ -3,9 +3,10 @@
 //! **psq** (as Piskvork saves tournament games): a header
 //! `Piskvorky <w>x<h>, 11:11, 0`, one line `x,y,ms` per stone with 1-based protocol
 //! coordinates and the thinking time in ms (0 for opening stones), then the names of the
-//! black and the white engine, then a result code. The code is ours (Piskvork writes an
-//! internal one): `0` for a game ended on the board (five, foul, draw), `15` for a time
-//! forfeit (Piskvork's timeout code) and `1` for any other forfeit.
+//! black and the white engine, then a result code, then the rule line `rule=<name>`
+//! ([`crate::gamefile::psq_rule`]; Piskvork reads nothing after the names). The code is ours
+//! (Piskvork writes an internal one): `0` for a game ended on the board (five, foul, draw),
+//! `15` for a time forfeit (Piskvork's timeout code) and `1` for any other forfeit.
 //!
 //! **SGF**: `FF[4]GM[4]`, `SZ`, `PB`/`PW` names, `RE` (`B+`, `W+`, `B+T`/`W+T` on time,
 //! `B+F`/`W+F` for another forfeit, `0` for a draw), `RU` the rule name, and `C` with the
@@ -59,6 +60,7 @@ pub fn to_psq(info: &RecordInfo, game: &GameRecord) -> String {
         _ => 0,
     };
     s.push_str(&format!("{code}\n"));
+    s.push_str(&crate::gamefile::psq_rule(info.rule));
     s
 }
 
@@ -182,8 +184,10 @@ mod tests {
         };
         assert_eq!(
             to_psq(&info, &game()),
-            "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,9,12\n1,1,3\nA\nB\n15\n"
+            "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,9,12\n1,1,3\nA\nB\n15\nrule=renju\n"
         );
+        let back = crate::gamefile::parse_game(&to_psq(&info, &game()), (15, 15)).unwrap();
+        assert_eq!(back.rule, Some(Rule::Renju));
     }
 
     #[test]

@@ -1,13 +1,16 @@
 //! `play`: a person plays the engine in the terminal.
 //!
 //! Moves and commands are read one per line from stdin, so a game can be scripted as well as
-//! typed. A move is a point in notation (`h8`) or protocol form (`7,7`). Commands: `undo`
-//! (takes back the last move of the person, and the engine's answer to it), `hint` (the
-//! engine's choice for the person, not played), `resign`, `save FILE` (psq, or SGF for
-//! `.sgf`, or a move list for `.txt`), `load FILE` (psq, SGF or a move list), `board`,
-//! `help`, `quit`. Input that is neither a move nor a command, or a move that is not legal
-//! (off the board, on a stone, forbidden to black in renju), is answered with a message that
-//! repeats it, and nothing changes.
+//! typed. A move is a point in notation (`h8`) or protocol form (`7,7`). Commands ([`HELP`]
+//! explains each): `undo` (takes back the last move of the person, and the engine's answer
+//! to it; after a resignation it takes back the resignation only), `hint` (the engine's
+//! choice for the person, not played), `resign`, `save FILE` (psq for `.psq`, SGF for
+//! `.sgf`, a move list for `.txt`; any other name is refused; every format records the
+//! rule), `load FILE` (psq, SGF or a move list, judged as the tools judge a game: a game
+//! that ended, by a five or black's foul, is shown as over), `board`, `help`, `quit`. Input
+//! that is neither a move nor a command, or a move that is not legal (off the board, on a
+//! stone, forbidden to black in renju), is answered with a message that repeats it (as a
+//! short escaped [`crate::core::excerpt`]), and nothing changes.
 //!
 //! After each move the board is drawn ([`crate::view::diagram`]): coordinates on every side,
 //! the last move in parentheses and, in renju with black to move, black's forbidden points;
@@ -16,11 +19,13 @@
 //! line. When the game ends (a five, a renju foul, a full board, a resignation) the result is
 //! printed; `undo`, `save`, `load` and `quit` still work.
 
-use super::{bad_input, parse_rule, score_text, PositionArgs};
+use super::{
+    bad_input, check_time_ms, engine_options, parse_rule, score_text, PositionArgs, MAX_TIME_MS,
+};
 use crate::board::{Board, GameResult};
-use crate::core::{parse_point, Color, Pos};
-use crate::engine::{Engine, Options};
-use crate::gamefile::{game_text, read_game, GameFormat, GameRecordText};
+use crate::core::{excerpt, parse_point, quote_path, Color, Pos};
+use crate::engine::Engine;
+use crate::gamefile::{game_text, read_game, replay, GameFormat, GameRecordText};
 use crate::search::Limits;
 use crate::time::Budget;
 use crate::view::{diagram, stdout_wants_color, Marks};
@@ -39,19 +44,36 @@ pub struct PlayArgs {
     /// hints).
     #[arg(long, default_value = "white")]
     pub engine: String,
-    /// The engine's thinking time per move (and per hint), in milliseconds.
+    /// The engine's thinking time per move (and per hint), in milliseconds, 1..=86400000.
     #[arg(long, default_value_t = 1000)]
     pub time_ms: u64,
-    /// Search threads (default: all cores).
+    /// Search threads, at least 1 (default: all cores; capped at the hardware threads).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB, 1..=65536.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
 }
 
-/// The commands, for `help`.
-const HELP: &str = "Type a move (h8 or 7,7), or one of: undo, hint, resign, save FILE, load FILE, board, help, quit.";
+/// The one-line reminder printed at the start and after input that is not understood.
+const USAGE: &str = "Type a move (h8 or 7,7), or a command: undo, hint, resign, save FILE, load FILE, board, help, quit.";
+
+/// What `help` prints: every command with what it does.
+pub const HELP: &str = "\
+Moves: a point in notation (h8: column letter, row number from 1 at the top) or as x,y
+  from 0 (7,7). Black moves first; in renju black's forbidden points are refused.
+Commands:
+  undo       take back your last move and the engine's answer to it (after a
+             resignation: take back the resignation only)
+  hint       show the engine's choice for you, without playing it
+  resign     give up the game (undo takes it back)
+  save FILE  write the game: FILE.psq (Piskvork), FILE.sgf (SGF) or FILE.txt (move
+             list); every format records the rule
+  load FILE  read a game from a .psq, SGF or move-list file (a game that has ended is
+             shown as over)
+  board      draw the board again
+  help       this list
+  quit       leave (also: exit, q, or the end of input)";
 
 /// One game in progress.
 struct Game {
@@ -61,6 +83,8 @@ struct Game {
     time_ms: u64,
     /// The result once the game has ended, as a sentence, with the SGF result code.
     over: Option<(String, &'static str)>,
+    /// Whether `over` is a resignation (which `undo` takes back without a move).
+    resigned: bool,
     color: bool,
 }
 
@@ -83,26 +107,41 @@ pub fn run(args: &PlayArgs) -> i32 {
             return bad_input(&e);
         }
     }
-    let board = match args.pos.board() {
-        Ok(b) => b,
+    let setup = match args.pos.setup() {
+        Ok(s) => s,
         Err(e) => return bad_input(&e),
     };
-    let mut options = Options {
-        hash_bytes: args.hash_mb.clamp(1, 65536) << 20,
-        ..Options::default()
+    let position = match setup.position() {
+        Ok(p) => p,
+        Err(e) => return bad_input(&e),
     };
-    if let Some(t) = args.threads {
-        options.threads = t.clamp(1, 256);
+    let options = match engine_options(args.threads, args.hash_mb) {
+        Ok(o) => o,
+        Err(e) => return bad_input(&e),
+    };
+    if let Err(e) = check_time_ms("--time-ms", args.time_ms, MAX_TIME_MS) {
+        return bad_input(&e);
+    }
+    if let Some(note) = &setup.rule_note {
+        println!("Note: {note}.");
     }
     let mut game = Game {
-        board,
+        board: position.board.clone(),
         engine_color,
         engine: Engine::new(options),
         time_ms: args.time_ms,
         over: None,
+        resigned: false,
         color: stdout_wants_color(),
     };
-    game.check_finished();
+    game.over = position.over().map(|text| {
+        let code = position
+            .end
+            .map(|e| e.sgf_result())
+            .or_else(|| game.board.winner().map(result_code))
+            .unwrap_or("0");
+        (text, code)
+    });
     let who = match engine_color {
         Some(c) => format!(
             "you play {}, the engine {} ({} ms a move)",
@@ -119,7 +158,7 @@ pub fn run(args: &PlayArgs) -> i32 {
         game.board.height(),
         who
     );
-    println!("{HELP}");
+    println!("{USAGE}");
     game.show();
     let interactive = std::io::stdin().is_terminal();
     let stdin = std::io::stdin();
@@ -162,8 +201,10 @@ impl Game {
         let _ = std::io::stdout().flush();
     }
 
-    /// Sets `over` when the position is already decided (a loaded game, a start position).
+    /// Sets `over` when the position on the board is decided (after `undo`: a five or a
+    /// full board; a foul is never on the board, since `undo` takes it back).
     fn check_finished(&mut self) {
+        self.resigned = false;
         self.over = if let Some(c) = self.board.winner() {
             Some((format!("{} has a five", c.name()), result_code(c)))
         } else if self.board.is_full() {
@@ -255,14 +296,18 @@ impl Game {
         let p = match parse_point(typed, b.width(), b.height()) {
             Ok(p) => p,
             Err(crate::core::CoordError::BadNotation(_)) => {
-                println!("'{typed}' is neither a move nor a command. {HELP}");
+                println!(
+                    "'{}' is neither a move nor a command. {USAGE}",
+                    excerpt(typed)
+                );
                 return;
             }
             Err(e) => {
-                println!("'{typed}' is not a move here: {e}.");
+                println!("'{}' is not a move here: {e}.", excerpt(typed));
                 return;
             }
         };
+        let typed = excerpt(typed);
         if let Some((text, _)) = &self.over {
             println!("'{typed}': the game is over ({text}); undo, save, load or quit.");
             return;
@@ -288,6 +333,13 @@ impl Game {
     }
 
     fn undo(&mut self) {
+        if self.resigned {
+            self.over = None;
+            self.resigned = false;
+            println!("Took back the resignation; no move taken back.");
+            self.show();
+            return;
+        }
         let colors = self.board.move_colors().to_vec();
         let is_human = |c: Color| Some(c) != self.engine_color;
         let Some(last_human) = colors.iter().rposition(|&c| is_human(c)) else {
@@ -334,6 +386,7 @@ impl Game {
             format!("{} wins: {} resigned", winner.name(), loser.name()),
             result_code(winner),
         ));
+        self.resigned = true;
         self.show();
     }
 
@@ -360,16 +413,20 @@ impl Game {
             result: self.over.as_ref().map(|o| o.1).unwrap_or(""),
         };
         let p = Path::new(path);
-        let format = GameFormat::for_path(p);
+        let format = match GameFormat::for_path(p) {
+            Ok(f) => f,
+            Err(e) => {
+                println!("'save': {e}; nothing written.");
+                return;
+            }
+        };
+        let path = quote_path(Path::new(path));
         match std::fs::write(p, game_text(format, &g)) {
             Ok(()) => println!(
-                "Saved {} moves to {path} ({}).",
+                "Saved {} moves to {path} ({}, {}).",
                 b.ply(),
-                match format {
-                    GameFormat::Psq => "psq",
-                    GameFormat::Sgf => "SGF",
-                    GameFormat::Moves => "move list",
-                }
+                format.name(),
+                b.rule()
             ),
             Err(e) => println!("'save {path}': cannot write it: {e}."),
         }
@@ -381,7 +438,9 @@ impl Game {
             return;
         }
         let b = &self.board;
-        let game = match read_game(Path::new(path), (b.width(), b.height())) {
+        let game = read_game(Path::new(path), (b.width(), b.height()));
+        let path = quote_path(Path::new(path));
+        let game = match game {
             Ok(g) => g,
             Err(e) => {
                 println!("'load {path}': {e}.");
@@ -390,25 +449,26 @@ impl Game {
         };
         let (w, h) = game.size.unwrap_or((b.width(), b.height()));
         let rule = game.rule.unwrap_or(b.rule());
-        let mut board = match Board::new(w, h, rule) {
-            Ok(b) => b,
+        let r = match replay(w, h, rule, &game.moves) {
+            Ok(r) => r,
             Err(e) => {
                 println!("'load {path}': {e}.");
                 return;
             }
         };
-        for (i, &p) in game.moves.iter().enumerate() {
-            if let Err(e) = board.check_move(p) {
-                println!("'load {path}': move {} ({p}): {e}.", i + 1);
-                return;
-            }
-            board.make(p);
-        }
-        self.board = board;
+        self.board = r.board;
         self.engine.clear();
         self.check_finished();
+        if let Some(end) = r.end {
+            self.over = Some((end.describe(rule), end.sgf_result()));
+        }
+        let named = if game.rule.is_some() {
+            ""
+        } else {
+            " (the file names no rule: the game's rule kept)"
+        };
         println!(
-            "Loaded {} moves from {path}: {} {}x{}.",
+            "Loaded {} moves from {path}: {} {}x{}{named}.",
             self.board.ply(),
             rule,
             w,

@@ -19,7 +19,11 @@
 //! - A rejected command leaves the game, settings and table unchanged.
 //! - Time budgets are measured from the instant the request line was read (§4.2), so queueing
 //!   delay is subtracted; a watchdog raises the stop flag shortly after the hard limit in
-//!   case the search overruns.
+//!   case the search overruns. With no time key ever received (`timeout_turn`,
+//!   `timeout_match`, `time_left`) a move gets [`DEFAULT_TURN_MS`] (§4.1).
+//! - End of input while a job runs lets the job finish (within its limit) and write its
+//!   answer, and any command held back after it, before the session exits (§7 item 23); a
+//!   job without a time limit is stopped at once and answers with what it has.
 
 mod opening;
 
@@ -63,6 +67,12 @@ pub const MAX_HASH_LOG2_KIB: u32 = 22;
 pub const MAX_MULTIPV: usize = 64;
 /// Largest thread count we pass on.
 pub const MAX_THREADS: usize = 256;
+/// The turn limit of a move when the manager never sent `timeout_turn`, `timeout_match` or
+/// `time_left`, in milliseconds (docs/protocol.md §4.1): 5 s, so that a person typing
+/// commands, or a script piping them, gets an answer (the protocol's reference skeleton
+/// assumes 30 s; the managers we play under always send a limit).
+pub const DEFAULT_TURN_MS: i64 = 5_000;
+
 /// How long after the hard limit the watchdog raises the stop flag, in milliseconds.
 pub const WATCHDOG_GRACE_MS: u64 = 30;
 /// Stack of the search thread, in bytes.
@@ -307,6 +317,8 @@ pub struct Session<B: Brain, W: Write> {
     /// of the game: a manager that sends `timeout_match` but no `time_left` still gets its
     /// match limit kept (docs/protocol.md §4.1).
     clock_used_ms: i64,
+    /// End of input arrived while a job ran: exit once it has answered (§7 item 23).
+    eof_pending: bool,
 }
 
 impl<B: Brain, W: Write> Session<B, W> {
@@ -330,6 +342,7 @@ impl<B: Brain, W: Write> Session<B, W> {
             seldepth: 0,
             four: fourcolour::FourState::default(),
             clock_used_ms: 0,
+            eof_pending: false,
         }
     }
 
@@ -430,8 +443,17 @@ impl<B: Brain, W: Write> Session<B, W> {
                 Flow::Continue
             }
             Event::Eof => {
-                self.shutdown();
-                Flow::Exit
+                let Some(j) = self.job.as_ref() else {
+                    self.shutdown();
+                    return Flow::Exit;
+                };
+                // Finish the move, then exit: a job with a deadline ends by itself; one
+                // without a time limit would never end, since nobody can send YXSTOP now.
+                if j.deadline.is_none() {
+                    j.stop.store(true, Ordering::SeqCst);
+                }
+                self.eof_pending = true;
+                Flow::Continue
             }
             Event::Progress { id, info } => {
                 if self.job.as_ref().is_some_and(|j| j.id == id) {
@@ -443,6 +465,17 @@ impl<B: Brain, W: Write> Session<B, W> {
             Event::Done { id } => {
                 if self.job.as_ref().is_some_and(|j| j.id == id) {
                     self.finish_job();
+                }
+                if self.eof_pending {
+                    match self.job.as_ref() {
+                        None => {
+                            self.shutdown();
+                            return Flow::Exit;
+                        }
+                        // A held-back command started another job: the same rule.
+                        Some(j) if j.deadline.is_none() => j.stop.store(true, Ordering::SeqCst),
+                        Some(_) => {}
+                    }
                 }
                 Flow::Continue
             }
@@ -951,9 +984,17 @@ impl<B: Brain, W: Write> Session<B, W> {
     }
 
     /// The clock as the manager last gave it, less the time our moves have taken since
-    /// (`clock_used_ms`).
+    /// (`clock_used_ms`); a turn limit of [`DEFAULT_TURN_MS`] when no time key was ever
+    /// received.
     fn clock(&self) -> TimeControl {
-        self.settings.time.after_use(self.clock_used_ms)
+        let t = self.settings.time;
+        if t.turn_ms.is_none() && t.match_ms.is_none() && t.left_ms.is_none() {
+            return TimeControl {
+                turn_ms: Some(DEFAULT_TURN_MS),
+                ..t
+            };
+        }
+        t.after_use(self.clock_used_ms)
     }
 
     /// A time `INFO` arrived: tighten the running job's watchdog to the new budget (measured

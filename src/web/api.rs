@@ -2,13 +2,13 @@
 //!
 //! | route | answer |
 //! | --- | --- |
-//! | `GET /` , `/style.css`, `/app.js`, `/favicon.svg` | the page (embedded) |
+//! | `GET /` (also `/index.html`), `/style.css`, `/app.js`, `/favicon.svg` | the page (embedded) |
 //! | `GET /api/health` | `{"status":"ok",..}` with the server's limits |
 //! | `POST /api/analyze` | the JSON object of `analyze --json` ([`crate::cli::result_json`]) |
 //! | `POST /api/analyze/stream` | server-sent events: `start` (the search's id), `info` per iteration, then `result` |
 //! | `POST /api/forbidden` | the JSON object of `forbidden --json` |
 //! | `POST /api/solve` | the JSON object of `solve --json` |
-//! | `POST /api/position` | the state of a position: side to move, winner, forbidden points |
+//! | `POST /api/position` | the state of a position: side to move, winner, how the game ended (`result`: a five, black's foul, a full board), forbidden points |
 //! | `POST /api/stop` | stops the running search (`{"id":n}`: only search `n`), which answers with what it has |
 //!
 //! Every error is `{"error":"reason"}` with its status: 400 bad input, 404 unknown route,
@@ -17,7 +17,8 @@
 
 use super::{lock, AppState, MAX_BODY_BYTES};
 use crate::board::Board;
-use crate::cli::PositionArgs;
+use crate::cli::{Position, PositionArgs};
+use crate::gamefile::GameEnd;
 use crate::search::threat::{solve_with_stop, SolveLimits};
 use crate::search::{mate_plies, Limits, SearchInfo};
 use crate::time::Budget;
@@ -28,8 +29,6 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use serde::de::DeserializeOwned;
-use serde::Deserialize;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -55,6 +54,10 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route(
             "/",
+            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+        )
+        .route(
+            "/index.html",
             get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
         )
         .route(
@@ -186,24 +189,116 @@ async fn read_body(body: Body, timeout: Duration) -> Result<Vec<u8>, ApiError> {
     }
 }
 
-/// Parses a JSON object body into `T`, refusing any key outside `allowed`.
-///
-/// Errors: 400 naming the problem (not JSON, not an object, an unknown key, a wrong type).
-fn parse_json<T: DeserializeOwned>(bytes: &[u8], allowed: &[&str]) -> Result<T, ApiError> {
-    let text = std::str::from_utf8(bytes).map_err(|_| ApiError::bad("the body is not UTF-8"))?;
-    let text = if text.trim().is_empty() { "{}" } else { text };
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| ApiError::bad(format!("bad JSON: {e}")))?;
-    let obj = value
-        .as_object()
-        .ok_or_else(|| ApiError::bad("the body must be a JSON object"))?;
-    if let Some(k) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(ApiError::bad(format!(
-            "unknown field '{k}'; this route takes: {}",
-            allowed.join(", ")
-        )));
+/// The fields of a JSON object body, read one by one with messages that name the field
+/// and what it takes (never a Rust type).
+pub struct Fields(serde_json::Map<String, serde_json::Value>);
+
+impl Fields {
+    /// Parses a body that must be one JSON object with keys from `allowed` only.
+    ///
+    /// Errors: 400 naming the problem: an empty body (send `{}` for the defaults), not UTF-8,
+    /// not JSON, not an object, an unknown key.
+    pub fn parse(bytes: &[u8], allowed: &[&str]) -> Result<Fields, ApiError> {
+        let text =
+            std::str::from_utf8(bytes).map_err(|_| ApiError::bad("the body is not UTF-8"))?;
+        if text.trim().is_empty() {
+            return Err(ApiError::bad(
+                "the body is empty: send a JSON object ({} for the defaults)",
+            ));
+        }
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| ApiError::bad(format!("bad JSON: {e}")))?;
+        let serde_json::Value::Object(obj) = value else {
+            return Err(ApiError::bad("the body must be a JSON object"));
+        };
+        if let Some(k) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(ApiError::bad(format!(
+                "unknown field '{}'; this route takes: {}",
+                crate::core::excerpt(k),
+                allowed.join(", ")
+            )));
+        }
+        Ok(Fields(obj))
     }
-    serde_json::from_value(value).map_err(|e| ApiError::bad(format!("bad field: {e}")))
+
+    /// The value of `key`, `None` when absent or `null`.
+    fn get(&self, key: &str) -> Option<&serde_json::Value> {
+        self.0.get(key).filter(|v| !v.is_null())
+    }
+
+    /// `bad field 'key': must be <what>, not <value>`.
+    fn wrong(key: &str, what: &str, v: &serde_json::Value) -> ApiError {
+        ApiError::bad(format!(
+            "bad field '{key}': must be {what}, not {}",
+            crate::core::excerpt(&v.to_string())
+        ))
+    }
+
+    /// A text field.
+    ///
+    /// Errors: 400 for a value that is not a string.
+    pub fn text(&self, key: &str) -> Result<Option<String>, ApiError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
+            Some(v) => Err(Self::wrong(key, "a string", v)),
+        }
+    }
+
+    /// A field given as a string or a whole number (`rule`: `"renju"` or `4`; `size`:
+    /// `"15x20"` or `15`), as text; `what` says what it takes, for the message.
+    ///
+    /// Errors: 400 for any other value.
+    pub fn text_or_number(&self, key: &str, what: &str) -> Result<Option<String>, ApiError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
+            Some(v @ serde_json::Value::Number(n)) => match n.as_u64() {
+                Some(n) => Ok(Some(n.to_string())),
+                None => Err(Self::wrong(key, what, v)),
+            },
+            Some(v) => Err(Self::wrong(key, what, v)),
+        }
+    }
+
+    /// A whole number of 0 or more (`what` says what it counts, for the message).
+    ///
+    /// Errors: 400 for a value that is not one.
+    pub fn count(&self, key: &str, what: &str) -> Result<Option<u64>, ApiError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_u64()
+                .map(Some)
+                .ok_or_else(|| Self::wrong(key, what, v)),
+        }
+    }
+
+    /// A whole number, possibly negative (`what` as for [`Fields::count`]).
+    ///
+    /// Errors: 400 for a value that is not one.
+    pub fn int(&self, key: &str, what: &str) -> Result<Option<i64>, ApiError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_i64()
+                .map(Some)
+                .ok_or_else(|| Self::wrong(key, what, v)),
+        }
+    }
+
+    /// `true` or `false`.
+    ///
+    /// Errors: 400 for any other value.
+    pub fn flag(&self, key: &str) -> Result<Option<bool>, ApiError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_bool()
+                .map(Some)
+                .ok_or_else(|| Self::wrong(key, "true or false", v)),
+        }
+    }
 }
 
 /// The position fields of every POST route, with the meanings of the CLI's flags.
@@ -211,12 +306,14 @@ const POSITION_KEYS: [&str; 6] = ["rule", "size", "moves", "black", "white", "to
 
 /// A position as the API takes it: the fields of [`PositionArgs`] (`rule` default renju,
 /// `size` default 15).
-#[derive(Deserialize, Debug, Clone, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct PositionFields {
-    /// Rule name or Gomocup number (`renju` when absent).
+    /// Rule name or Gomocup number, as a string or a number (`"renju"`, `"4"`, `4`; renju
+    /// when absent).
     pub rule: Option<String>,
-    /// Board side, 5..=22 (15 when absent).
-    pub size: Option<usize>,
+    /// Board size as `N` or `WxH`, as a number or a string (`15`, `"15"`, `"15x20"`; each
+    /// side 5..=22, 15 when absent).
+    pub size: Option<String>,
     /// Moves from black, comma-separated notation (`"h8,h9,i10"`).
     pub moves: Option<String>,
     /// Black stones as a set.
@@ -228,11 +325,25 @@ pub struct PositionFields {
 }
 
 impl PositionFields {
+    /// Reads the position fields of a body.
+    ///
+    /// Errors: 400 for a field of the wrong kind.
+    pub fn read(f: &Fields) -> Result<PositionFields, ApiError> {
+        Ok(PositionFields {
+            rule: f.text_or_number("rule", "a rule name or Gomocup number")?,
+            size: f.text_or_number("size", "a board size: N or \"WxH\"")?,
+            moves: f.text("moves")?,
+            black: f.text("black")?,
+            white: f.text("white")?,
+            to_move: f.text("to_move")?,
+        })
+    }
+
     /// The same position as command-line flags.
     pub fn to_args(&self) -> PositionArgs {
         PositionArgs {
             rule: Some(self.rule.clone().unwrap_or_else(|| "renju".into())),
-            size: Some(self.size.unwrap_or(15).to_string()),
+            size: Some(self.size.clone().unwrap_or_else(|| "15".into())),
             moves: self.moves.clone(),
             // Never a file: the server reads no files for its clients.
             file: None,
@@ -243,48 +354,70 @@ impl PositionFields {
         }
     }
 
-    /// Builds the board as the CLI does ([`PositionArgs::board`]).
+    /// Builds and judges the position as the CLI does ([`crate::cli::Setup::position`]).
     ///
-    /// Errors: 400 with the CLI's reason (bad rule, size, point, occupied point, both
-    /// `moves` and stone sets).
+    /// Errors: 400 with the CLI's reason (bad rule, size, point, occupied point, stone
+    /// counts, both `moves` and stone sets, a stone after the end of the game).
+    pub fn position(&self) -> Result<Position, ApiError> {
+        self.to_args()
+            .setup()
+            .and_then(|s| s.position())
+            .map_err(|e| ApiError::bad(api_words(&e)))
+    }
+
+    /// The board of a position the side to move can still play.
+    ///
+    /// Errors: as [`PositionFields::position`], and 400 `the game is over: <why>`.
     pub fn board(&self) -> Result<Board, ApiError> {
-        self.to_args().board().map_err(|e| {
-            // The CLI names its flags; the API names its fields.
-            ApiError::bad(
-                e.replace(", --file or", " or")
-                    .replace("--to-move", "to_move")
-                    .replace("--moves", "moves")
-                    .replace("--black", "black")
-                    .replace("--white", "white"),
-            )
-        })
+        self.position()?
+            .playable()
+            .map_err(|e| ApiError::bad(api_words(&e)))
     }
 }
 
-/// Checks that the side to move can still play: no five on the board, an empty point left.
-///
-/// Errors: 400 saying why the game is over.
-fn check_playable(board: &Board) -> Result<(), ApiError> {
-    if let Some(c) = board.winner() {
-        return Err(ApiError::bad(format!(
-            "the game is over: {} has a five",
-            c.name()
-        )));
-    }
-    if board.is_full() {
-        return Err(ApiError::bad("the board is full"));
-    }
-    Ok(())
+/// The CLI's reason in the API's words: it names its fields, not flags.
+fn api_words(e: &str) -> String {
+    e.replace(", --file or", " or")
+        .replace("--to-move", "to_move")
+        .replace("--moves", "moves")
+        .replace("--black", "black")
+        .replace("--white", "white")
+        .replace("--rule", "rule")
 }
 
-#[derive(Deserialize)]
-struct AnalyzeBody {
-    #[serde(flatten)]
-    pos: PositionFields,
-    time_ms: Option<u64>,
-    depth: Option<i32>,
-    multipv: Option<usize>,
-    threads: Option<usize>,
+/// The JSON of how a game ended (`/api/position`'s `result`): `{"winner":"white"|"black"|
+/// null, "by":"five"|"foul"|"full", "move":9|null, "point":"h9"|null, "foul":"double-three"|
+/// null, "text":"white wins: ..."}`; `null` while the game goes on. `move` and `point` are
+/// null for stone sets (no order is known).
+pub fn result_json(pos: &Position) -> serde_json::Value {
+    let Some(text) = pos.over() else {
+        return serde_json::Value::Null;
+    };
+    let (winner, by, ply, point, foul) = match pos.end {
+        Some(GameEnd::Five { winner, ply, point }) => {
+            (Some(winner), "five", Some(ply), Some(point), None)
+        }
+        Some(GameEnd::Foul { ply, point, kind }) => (
+            Some(crate::core::Color::White),
+            "foul",
+            Some(ply),
+            Some(point),
+            Some(kind.name()),
+        ),
+        Some(GameEnd::Full { ply }) => (None, "full", Some(ply), None, None),
+        None => match pos.board.winner() {
+            Some(c) => (Some(c), "five", None, None, None),
+            None => (None, "full", None, None, None),
+        },
+    };
+    serde_json::json!({
+        "winner": winner.map(|c| c.name()),
+        "by": by,
+        "move": ply,
+        "point": point.map(|p| p.to_notation()),
+        "foul": foul,
+        "text": text,
+    })
 }
 
 const ANALYZE_KEYS: [&str; 10] = [
@@ -303,31 +436,27 @@ impl AnalyzeJob {
     ///
     /// Errors: 400 for any field out of range or a finished game.
     fn parse(bytes: &[u8], state: &AppState) -> Result<AnalyzeJob, ApiError> {
-        let body: AnalyzeBody = parse_json(bytes, &ANALYZE_KEYS)?;
+        let f = Fields::parse(bytes, &ANALYZE_KEYS)?;
+        let pos = PositionFields::read(&f)?;
+        let time_ms = f.count("time_ms", "a whole number of milliseconds")?;
+        let depth = f.int("depth", "a whole number of plies")?;
+        let multipv = f.count("multipv", "a whole number of lines")?;
+        let threads = f.count("threads", "a whole number of threads")?;
         let max_ms = state.limits.max_time_ms;
-        let board = body.pos.board()?;
-        check_playable(&board)?;
-        if let Some(t) = body.time_ms {
-            if !(1..=max_ms).contains(&t) {
-                return Err(ApiError::bad(format!("time_ms must be 1..={max_ms}")));
-            }
-        }
-        if let Some(d) = body.depth {
-            if !(1..=MAX_DEPTH).contains(&d) {
-                return Err(ApiError::bad(format!("depth must be 1..={MAX_DEPTH}")));
-            }
-        }
+        let board = pos.board()?;
+        let time_ms = time_ms.map(|t| time_check(t, max_ms)).transpose()?;
+        let depth = match depth {
+            Some(d) if (1..=MAX_DEPTH as i64).contains(&d) => Some(d as i32),
+            Some(_) => return Err(ApiError::bad(format!("depth must be 1..={MAX_DEPTH}"))),
+            None => None,
+        };
         let max_pv = crate::protocol::session::MAX_MULTIPV;
-        let multipv = body.multipv.unwrap_or(1);
-        if !(1..=max_pv).contains(&multipv) {
+        let multipv = multipv.unwrap_or(1);
+        if !(1..=max_pv as u64).contains(&multipv) {
             return Err(ApiError::bad(format!("multipv must be 1..={max_pv}")));
         }
-        let threads = match body.threads {
-            Some(0) => return Err(ApiError::bad("threads must be at least 1")),
-            Some(t) => t.min(state.limits.threads),
-            None => state.limits.threads,
-        };
-        let time = match (body.time_ms, body.depth) {
+        let threads = threads_check(threads, state)?;
+        let time = match (time_ms, depth) {
             (Some(t), _) => t,
             // A depth alone has no time limit in the CLI; here the server's cap bounds it.
             (None, Some(_)) => max_ms,
@@ -337,13 +466,30 @@ impl AnalyzeJob {
             board,
             limits: Limits {
                 budget: Budget::fixed(time),
-                max_depth: body.depth,
-                multipv,
+                max_depth: depth,
+                multipv: multipv as usize,
                 ..Limits::default()
             },
             threads,
         })
     }
+}
+
+/// `time_ms` checked as the tools check `--time-ms` ([`crate::cli::check_time_ms`]), within
+/// the server's longest time.
+///
+/// Errors: 400 `time_ms must be 1..=<max> (milliseconds)`.
+fn time_check(ms: u64, max_ms: u64) -> Result<u64, ApiError> {
+    crate::cli::check_time_ms("time_ms", ms, max_ms).map_err(ApiError::bad)
+}
+
+/// `threads` checked as the tools check `--threads` ([`crate::cli::check_threads`]),
+/// capped at the server's threads.
+///
+/// Errors: 400 `threads must be at least 1 ...`.
+fn threads_check(threads: Option<u64>, state: &AppState) -> Result<usize, ApiError> {
+    let t = threads.map(|t| t.min(usize::MAX as u64) as usize);
+    crate::cli::check_threads("threads", t, state.limits.threads).map_err(ApiError::bad)
 }
 
 /// The search slot held by the running search; frees the slot when dropped.
@@ -522,7 +668,7 @@ async fn analyze_stream(State(state): State<Arc<AppState>>, body: Body) -> ApiRe
 
 async fn forbidden(State(state): State<Arc<AppState>>, body: Body) -> ApiResult {
     let bytes = read_body(body, state.limits.body_timeout).await?;
-    let pos: PositionFields = parse_json(&bytes, &POSITION_KEYS)?;
+    let pos = PositionFields::read(&Fields::parse(&bytes, &POSITION_KEYS)?)?;
     match pos.rule.as_deref().map(crate::core::Rule::parse) {
         None | Some(Some(crate::core::Rule::Renju)) => {}
         Some(Some(r)) => {
@@ -534,16 +680,6 @@ async fn forbidden(State(state): State<Arc<AppState>>, body: Body) -> ApiResult 
     }
     let board = pos.board()?;
     Ok(json_ok(crate::cli::forbidden_json(&board)))
-}
-
-#[derive(Deserialize)]
-struct SolveBody {
-    #[serde(flatten)]
-    pos: PositionFields,
-    vct: Option<bool>,
-    time_ms: Option<u64>,
-    threads: Option<usize>,
-    memory_mb: Option<usize>,
 }
 
 const SOLVE_KEYS: [&str; 10] = [
@@ -561,29 +697,22 @@ const SOLVE_KEYS: [&str; 10] = [
 
 async fn solve(State(state): State<Arc<AppState>>, body: Body) -> ApiResult {
     let bytes = read_body(body, state.limits.body_timeout).await?;
-    let b: SolveBody = parse_json(&bytes, &SOLVE_KEYS)?;
-    let board = b.pos.board()?;
-    check_playable(&board)?;
+    let f = Fields::parse(&bytes, &SOLVE_KEYS)?;
+    let pos = PositionFields::read(&f)?;
+    let vct = f.flag("vct")?;
+    let time_ms = f.count("time_ms", "a whole number of milliseconds")?;
+    let threads = f.count("threads", "a whole number of threads")?;
+    let memory_mb = f.count("memory_mb", "a whole number of MiB")?;
+    let board = pos.board()?;
     let max_ms = state.limits.max_time_ms;
-    let time_ms = match b.time_ms {
-        // 0 is "no limit" for the CLI; the server's cap is the limit here.
-        Some(0) => max_ms,
-        Some(t) if t <= max_ms => t,
-        Some(_) => {
-            return Err(ApiError::bad(format!(
-                "time_ms must be 0..={max_ms} (0: the server's longest)"
-            )))
-        }
+    let time_ms = match time_ms {
+        Some(t) => time_check(t, max_ms)?,
         None => DEFAULT_SOLVE_MS.min(max_ms),
     };
-    let threads = match b.threads {
-        Some(0) => return Err(ApiError::bad("threads must be at least 1")),
-        Some(t) => t.min(state.limits.threads),
-        None => state.limits.threads,
-    };
-    let memory_bytes = match b.memory_mb {
+    let threads = threads_check(threads, &state)?;
+    let memory_bytes = match memory_mb {
         None | Some(0) => state.limits.solve_memory_bytes,
-        Some(mb) => mb
+        Some(mb) => (mb.min(usize::MAX as u64) as usize)
             .saturating_mul(1 << 20)
             .min(state.limits.solve_memory_bytes),
     };
@@ -592,7 +721,7 @@ async fn solve(State(state): State<Arc<AppState>>, body: Body) -> ApiResult {
         threads,
         memory_bytes,
     };
-    let vct = b.vct.unwrap_or(false);
+    let vct = vct.unwrap_or(false);
     let slot = take_slot(&state)?;
     // A client that goes away stops its solve.
     let _guard = StopOnDrop(slot.stop.clone());
@@ -608,11 +737,13 @@ async fn solve(State(state): State<Arc<AppState>>, body: Body) -> ApiResult {
 
 async fn position(State(state): State<Arc<AppState>>, body: Body) -> ApiResult {
     let bytes = read_body(body, state.limits.body_timeout).await?;
-    let pos: PositionFields = parse_json(&bytes, &POSITION_KEYS)?;
-    let board = pos.board()?;
+    let fields = PositionFields::read(&Fields::parse(&bytes, &POSITION_KEYS)?)?;
+    let pos = fields.position()?;
+    let result = result_json(&pos);
+    let board = &pos.board;
     let to_move = board.side_to_move();
-    let forbidden = if board.rule().has_forbidden(to_move) {
-        let mut v = crate::cli::forbidden_json(&board);
+    let forbidden = if board.rule().has_forbidden(to_move) && result.is_null() {
+        let mut v = crate::cli::forbidden_json(board);
         v["forbidden"].take()
     } else {
         serde_json::json!([])
@@ -620,23 +751,21 @@ async fn position(State(state): State<Arc<AppState>>, body: Body) -> ApiResult {
     Ok(json_ok(serde_json::json!({
         "rule": board.rule().name(),
         "size": board.width(),
+        "height": board.height(),
         "stones": board.stone_count(),
         "to_move": to_move.name(),
-        "winner": board.winner().map(|c| c.name()),
+        "winner": result["winner"].clone(),
         "full": board.is_full(),
+        "result": result,
         "forbidden": forbidden,
     })))
 }
 
-#[derive(Deserialize)]
-struct StopBody {
-    id: Option<u64>,
-}
-
 async fn stop(State(state): State<Arc<AppState>>, body: Body) -> ApiResult {
     let bytes = read_body(body, state.limits.body_timeout).await?;
-    let b: StopBody = parse_json(&bytes, &["id"])?;
+    let f = Fields::parse(&bytes, &["id"])?;
+    let id = f.count("id", "a search id (a whole number)")?;
     Ok(json_ok(
-        serde_json::json!({ "stopped": state.stop_current(b.id) }),
+        serde_json::json!({ "stopped": state.stop_current(id) }),
     ))
 }

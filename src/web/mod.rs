@@ -47,8 +47,8 @@ pub struct ServeArgs {
     /// engine to the whole network.
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: String,
-    /// Search threads, the most any request may use (default: all cores; capped at the
-    /// hardware threads).
+    /// Search threads, the most any request may use, at least 1 (default: all cores; capped
+    /// at the hardware threads).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Transposition table size in MiB (1..=65536), allocated once and shared by all
@@ -82,22 +82,19 @@ pub struct ServerLimits {
 impl ServerLimits {
     /// The limits `serve` runs with for `args`.
     ///
-    /// Errors: a one-line reason for a `--max-time-ms` or `--hash-mb` out of range.
+    /// Errors: a one-line reason for a `--max-time-ms`, `--hash-mb` or `--threads` out of
+    /// range (the last two checked as every tool checks them, [`crate::cli::check_threads`]).
     pub fn from_args(args: &ServeArgs) -> Result<ServerLimits, String> {
         if !(100..=3_600_000).contains(&args.max_time_ms) {
             return Err("--max-time-ms must be 100..=3600000".into());
         }
-        if !(1..=65536).contains(&args.hash_mb) {
-            return Err("--hash-mb must be 1..=65536".into());
-        }
-        let threads = args
-            .threads
-            .unwrap_or_else(crate::engine::max_threads)
-            .clamp(1, crate::engine::max_threads());
+        let hash_bytes = crate::cli::check_hash_mb("--hash-mb", args.hash_mb)?;
+        let threads =
+            crate::cli::check_threads("--threads", args.threads, crate::engine::max_threads())?;
         Ok(ServerLimits {
             max_time_ms: args.max_time_ms,
             threads,
-            hash_bytes: args.hash_mb << 20,
+            hash_bytes,
             solve_memory_bytes: SOLVE_MEMORY_BYTES,
             body_timeout: Duration::from_millis(args.body_timeout_ms.clamp(1, 600_000)),
         })

@@ -1,0 +1,173 @@
+//! `.ci/run` (issue 34) with stand-ins for `apt-get`, `sudo` and `cargo` on a `PATH` of its
+//! own: it installs only the Chromium package whose command is missing, keeps apt's and
+//! dpkg's output to itself unless the installation fails, fails when Chromium is still
+//! missing (without running the tests), and runs `cargo test` with `CI` set.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A scratch directory with a `bin/` that holds the stand-ins and the few real tools the
+/// script uses.
+struct Sandbox {
+    dir: PathBuf,
+}
+
+/// A line apt-get's stand-in prints many times when it installs, as dpkg does.
+const NOISE: &str = "Unpacking chromium-common (148.0) over (147.0) ...";
+
+impl Sandbox {
+    fn new(name: &str) -> Sandbox {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("ci-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("bin")).unwrap();
+        for tool in ["dirname", "id", "mktemp", "cat", "rm", "env"] {
+            let real = ["/usr/bin", "/bin"]
+                .iter()
+                .map(|d| Path::new(d).join(tool))
+                .find(|p| p.exists())
+                .unwrap_or_else(|| panic!("no {tool} in /usr/bin or /bin"));
+            std::os::unix::fs::symlink(real, dir.join("bin").join(tool)).unwrap();
+        }
+        let s = Sandbox { dir };
+        let log = s.log_path();
+        s.script(
+            "cargo",
+            &format!("echo \"cargo $* CI=${{CI:-}}\" >> '{}'\n", log.display()),
+        );
+        s.script("sudo", "exec \"$@\"\n");
+        // apt-get: logs its arguments; `install` prints dpkg-like noise and, unless told
+        // to fail or to install nothing, puts the commands of the packages on PATH.
+        let bin = s.dir.join("bin");
+        s.script(
+            "apt-get",
+            &format!(
+                r#"echo "apt-get $*" >> '{log}'
+[ -e '{dir}/apt-fails' ] && {{ echo "E: Unable to locate package"; exit 100; }}
+case " $* " in *" install "*)
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do echo "{NOISE}"; done
+  [ -e '{dir}/apt-installs-nothing' ] && exit 0
+  for p in "$@"; do
+    case "$p" in
+      chromium) printf '#!/bin/sh\n' > '{bin}/chromium'; /bin/chmod +x '{bin}/chromium' ;;
+      chromium-driver) printf '#!/bin/sh\n' > '{bin}/chromedriver'; /bin/chmod +x '{bin}/chromedriver' ;;
+    esac
+  done ;;
+esac
+"#,
+                log = log.display(),
+                dir = s.dir.display(),
+                bin = bin.display(),
+            ),
+        );
+        s
+    }
+
+    fn log_path(&self) -> PathBuf {
+        self.dir.join("calls.log")
+    }
+
+    /// Writes an executable shell script `bin/<name>`.
+    fn script(&self, name: &str, body: &str) {
+        let p = self.dir.join("bin").join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    /// Runs `.ci/run` with only the sandbox on `PATH`; returns (status, stdout, stderr,
+    /// the stand-ins' calls).
+    fn run(&self) -> (i32, String, String, Vec<String>) {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run");
+        let out = Command::new("/bin/bash")
+            .arg(&script)
+            .env_clear()
+            .env("PATH", self.dir.join("bin"))
+            .env("HOME", &self.dir)
+            .output()
+            .unwrap();
+        let calls = std::fs::read_to_string(self.log_path())
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            calls,
+        )
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[test]
+fn installs_what_is_missing_quietly_then_tests_under_ci() {
+    let s = Sandbox::new("both");
+    let (code, out, err, calls) = s.run();
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains(NOISE) && !err.contains(NOISE), "{out}{err}");
+    assert!(out.contains("installing chromium chromium-driver"), "{out}");
+    let installs: Vec<&String> = calls.iter().filter(|c| c.contains(" install ")).collect();
+    assert_eq!(installs.len(), 1, "{calls:?}");
+    assert!(
+        installs[0].ends_with(" chromium chromium-driver"),
+        "{calls:?}"
+    );
+    assert!(installs[0].contains("-qq"), "{calls:?}");
+    assert_eq!(calls.last().unwrap(), "cargo test CI=true", "{calls:?}");
+}
+
+#[test]
+fn installs_only_the_missing_package() {
+    let s = Sandbox::new("driver");
+    s.script("chromium", "");
+    let (code, out, err, calls) = s.run();
+    assert_eq!(code, 0, "{out}{err}");
+    let installs: Vec<&String> = calls.iter().filter(|c| c.contains(" install ")).collect();
+    assert_eq!(installs.len(), 1, "{calls:?}");
+    assert!(installs[0].ends_with(" chromium-driver"), "{calls:?}");
+    assert!(!installs[0].contains(" chromium "), "{calls:?}");
+    // With both present apt is not called at all.
+    let s = Sandbox::new("none");
+    s.script("chromium", "");
+    s.script("chromedriver", "");
+    let (code, out, err, calls) = s.run();
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!calls.iter().any(|c| c.starts_with("apt-get")), "{calls:?}");
+    assert!(!out.contains("installing"), "{out}");
+    assert_eq!(calls.last().unwrap(), "cargo test CI=true", "{calls:?}");
+}
+
+#[test]
+fn fails_when_chromium_is_still_missing() {
+    // The installation "succeeds" but puts nothing on PATH: fail before the tests run.
+    let s = Sandbox::new("nothing");
+    std::fs::write(s.dir.join("apt-installs-nothing"), "").unwrap();
+    let (code, out, err, calls) = s.run();
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(err.contains("chromium is missing"), "{err}");
+    assert!(
+        !calls.iter().any(|c| c == "cargo test CI=true"),
+        "{calls:?}"
+    );
+    // The installation fails: its output is shown, and the tests do not run.
+    let s = Sandbox::new("fails");
+    std::fs::write(s.dir.join("apt-fails"), "").unwrap();
+    let (code, out, err, calls) = s.run();
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(err.contains("E: Unable to locate package"), "{err}");
+    assert!(
+        err.contains("installing chromium chromium-driver failed"),
+        "{err}"
+    );
+    assert!(
+        !calls.iter().any(|c| c.starts_with("cargo test")),
+        "{calls:?}"
+    );
+}
