@@ -563,6 +563,7 @@ pub fn info_json(info: &SearchInfo) -> serde_json::Value {
         "score": info.score,
         "win_in": mate_plies(info.score),
         "nodes": info.nodes,
+        "vcf_nodes": info.vcf_nodes,
         "nps": info.nodes * 1000 / info.time_ms.max(1),
         "time_ms": info.time_ms,
         "pv": info.pv.iter().map(|p| p.to_notation()).collect::<Vec<_>>(),
