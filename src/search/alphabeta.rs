@@ -902,11 +902,11 @@ impl<'a> Worker<'a> {
             let p = self.root_moves[i].pos;
             self.make(p);
             let score = if i == first {
-                -self.search(-beta, -alpha, depth - 1, 1, true)
+                -self.search(-beta, -alpha, depth - 1, 1, true, false)
             } else {
-                let mut s = -self.search(-alpha - 1, -alpha, depth - 1, 1, false);
+                let mut s = -self.search(-alpha - 1, -alpha, depth - 1, 1, false, true);
                 if s > alpha && s < beta && !self.aborted {
-                    s = -self.search(-beta, -alpha, depth - 1, 1, true);
+                    s = -self.search(-beta, -alpha, depth - 1, 1, true, false);
                 }
                 s
             };
@@ -976,6 +976,8 @@ impl<'a> Worker<'a> {
         self.ev.undo();
     }
 
+    /// The node search (module doc, steps 1-7). `cut` marks an expected cut node: a
+    /// null-window child of a PV node's later moves, or of an expected all node.
     fn search(
         &mut self,
         mut alpha: i32,
@@ -983,6 +985,7 @@ impl<'a> Worker<'a> {
         depth: i32,
         ply: usize,
         pv_node: bool,
+        cut: bool,
     ) -> i32 {
         // Step 1.
         self.nodes += 1;
@@ -1125,6 +1128,29 @@ impl<'a> Worker<'a> {
         {
             return prune_eval;
         }
+        // Razoring with threats (`razor_qs`): far below alpha at a shallow non-PV node, the
+        // node is replaced by its quiescence search (the side to move's fours), failing low
+        // unless they reach alpha.
+        if PARAMS.razor_qs > 0
+            && !pv_node
+            && !forced
+            && depth <= PARAMS.razor_qs
+            && alpha.abs() < WIN_THRESHOLD
+            && self.ev.counts(opp)[class::FLEX4] == 0
+            && self.ev.counts(opp)[class::FOUR_THREE] == 0
+            && prune_eval + PARAMS.razor_margin * depth < alpha
+        {
+            if self.ev.four_line_points(me) == 0 {
+                return prune_eval;
+            }
+            let v = self.quiescence_fours(alpha, alpha + 1, 0, ply, static_eval);
+            if self.aborted {
+                return 0;
+            }
+            if v <= alpha {
+                return v;
+            }
+        }
         // Near the root, a small VCF of the side to move proves wins the search would need
         // many plies for.
         if ply <= 2
@@ -1177,7 +1203,7 @@ impl<'a> Worker<'a> {
         let orig_alpha = alpha;
         let mut best = -WIN;
         let mut best_move = Pos::NONE;
-        let prune_count = if PARAMS.mcp == 1 {
+        let prune_count = if PARAMS.mcp == 1 || PARAMS.mcp == 2 {
             move_count_limit(depth, improving)
         } else {
             usize::MAX
@@ -1225,6 +1251,7 @@ impl<'a> Worker<'a> {
                         (depth - 1) / 2,
                         ply,
                         false,
+                        cut,
                     );
                     self.skip[ply] = Pos::NONE;
                     if self.aborted {
@@ -1252,6 +1279,22 @@ impl<'a> Worker<'a> {
                 {
                     continue;
                 }
+                // The same at every depth, counted over all moves (PV nodes with `mcp_pv`).
+                if PARAMS.mcp == 2
+                    && (!pv_node || PARAMS.mcp_pv != 0)
+                    && best > -WIN_THRESHOLD
+                    && i >= prune_count
+                {
+                    continue;
+                }
+                // Trivial moves (no shape for either side) at shallow depth.
+                if depth < PARAMS.trivial_depth
+                    && best > -WIN_THRESHOLD
+                    && self.board.combo(me, p) == Combo::None
+                    && self.board.combo(opp, p) == Combo::None
+                {
+                    continue;
+                }
                 if PARAMS.mcp == 0
                     && !pv_node
                     && depth <= PARAMS.mcp0_depth
@@ -1263,15 +1306,17 @@ impl<'a> Worker<'a> {
             }
             self.make(p);
             let score = if i == 0 {
-                -self.search(-beta, -alpha, new_depth + ext, ply + 1, pv_node)
+                -self.search(-beta, -alpha, new_depth + ext, ply + 1, pv_node, !pv_node && !cut)
             } else {
                 // Late-move reductions.
                 let mut r = 0;
                 if PARAMS.lmr_new != 0 {
-                    if depth >= 3 && i >= 2 && !forced {
-                        r = lmr(depth, i, quiet, pv_node, improving)
-                            .min(new_depth - 1)
-                            .max(0);
+                    if depth >= PARAMS.lmr_depth && i >= 2 && !forced {
+                        r = lmr(depth, i, quiet, pv_node, improving);
+                        if cut && p != killers[0] && p != killers[1] {
+                            r += PARAMS.lmr_cut;
+                        }
+                        r = r.min(new_depth - 1).max(0);
                     }
                 } else if quiet && depth >= 3 && i >= 3 {
                     r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 16) as i32;
@@ -1279,12 +1324,13 @@ impl<'a> Worker<'a> {
                         r -= 1;
                     }
                 }
-                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                let mut s =
+                    -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
                 if r > 0 && s > alpha && !self.aborted {
-                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut);
                 }
                 if pv_node && s > alpha && s < beta && !self.aborted {
-                    s = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                    s = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
                 }
                 s
             };
@@ -1365,7 +1411,7 @@ impl Worker<'_> {
         alpha = alpha.max(stand_pat);
         for &(p, _) in moves.iter() {
             self.make(p);
-            let s = -self.search(-beta, -alpha, depth - 1, ply + 1, false);
+            let s = -self.search(-beta, -alpha, depth - 1, ply + 1, false, false);
             self.undo();
             if self.aborted {
                 return 0;

@@ -59,6 +59,16 @@ pub struct Params {
     /// Attacker nodes of a VCF search at the first leaf when the side to move can make a
     /// four (0: off).
     pub leaf_vcf: i32,
+    /// Move-count pruning `mcp` 2 also at PV nodes (1) or not (0).
+    pub mcp_pv: i32,
+    /// Moves with no shape for either side are pruned below this depth (0: off).
+    pub trivial_depth: i32,
+    /// Late-move reductions from this depth.
+    pub lmr_depth: i32,
+    /// Plies of reduction added at expected cut nodes for moves that are not killers.
+    pub lmr_cut: i32,
+    /// Razoring into the quiescence search up to this depth (0: off).
+    pub razor_qs: i32,
 }
 
 impl Default for Params {
@@ -92,6 +102,11 @@ impl Params {
         se_neg: 1,
         tt_eval: 1,
         leaf_vcf: 50,
+        mcp_pv: 0,
+        trivial_depth: 0,
+        lmr_depth: 3,
+        lmr_cut: 0,
+        razor_qs: 0,
     };
 }
 
@@ -134,6 +149,11 @@ pub static PARAMS: once_cell::sync::Lazy<Params> = once_cell::sync::Lazy::new(||
                 "se_neg" => p.se_neg = x as i32,
                 "tt_eval" => p.tt_eval = x as i32,
                 "leaf_vcf" => p.leaf_vcf = x as i32,
+                "mcp_pv" => p.mcp_pv = x as i32,
+                "trivial_depth" => p.trivial_depth = x as i32,
+                "lmr_depth" => p.lmr_depth = x as i32,
+                "lmr_cut" => p.lmr_cut = x as i32,
+                "razor_qs" => p.razor_qs = x as i32,
                 _ => {}
             }
         }
