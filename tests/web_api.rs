@@ -113,7 +113,17 @@ fn analyze_gives_the_cli_json() {
     assert_eq!(keys(&api), keys(&cli));
     assert_eq!(
         keys(&api),
-        ["move", "score", "win_in", "depth", "nodes", "vcf_nodes", "nps", "time_ms", "pv"]
+        [
+            "move",
+            "score",
+            "win_in",
+            "depth",
+            "nodes",
+            "vcf_nodes",
+            "nps",
+            "time_ms",
+            "pv"
+        ]
     );
     // One thread, fixed depth, fresh tables: the same search.
     for k in ["move", "score", "win_in", "depth", "pv"] {
@@ -190,14 +200,32 @@ fn analyze_stream_reports_each_iteration() {
         assert_eq!(info["pv_index"], 0);
         assert_eq!(info["num_pv"], 1);
         assert!(!info["pv"].as_array().unwrap().is_empty());
-        for k in ["seldepth", "score", "win_in", "nodes", "vcf_nodes", "nps", "time_ms"] {
+        for k in [
+            "seldepth",
+            "score",
+            "win_in",
+            "nodes",
+            "vcf_nodes",
+            "nps",
+            "time_ms",
+        ] {
             assert!(info.get(k).is_some(), "{k} in {info}");
         }
     }
     let result: serde_json::Value = serde_json::from_str(&evs.last().unwrap().1).unwrap();
     assert_eq!(
         keys(&result),
-        ["move", "score", "win_in", "depth", "nodes", "vcf_nodes", "nps", "time_ms", "pv"]
+        [
+            "move",
+            "score",
+            "win_in",
+            "depth",
+            "nodes",
+            "vcf_nodes",
+            "nps",
+            "time_ms",
+            "pv"
+        ]
     );
     assert_eq!(result["depth"], 5);
     assert_eq!(result["pv"], infos[4]["pv"]);

@@ -1266,9 +1266,11 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
+            let my_combo = self.board.combo(me, p);
             let quiet = !forced
                 && !defending
-                && self.board.combo(me, p) < Combo::Three
+                && (my_combo < Combo::Three
+                    || (PARAMS.bare_four_quiet != 0 && my_combo == Combo::Four))
                 && self.board.combo(opp, p) < Combo::Three
                 && p != tt_move;
             if quiet {
@@ -1306,7 +1308,14 @@ impl<'a> Worker<'a> {
             }
             self.make(p);
             let score = if i == 0 {
-                -self.search(-beta, -alpha, new_depth + ext, ply + 1, pv_node, !pv_node && !cut)
+                -self.search(
+                    -beta,
+                    -alpha,
+                    new_depth + ext,
+                    ply + 1,
+                    pv_node,
+                    !pv_node && !cut,
+                )
             } else {
                 // Late-move reductions.
                 let mut r = 0;
@@ -1324,8 +1333,7 @@ impl<'a> Worker<'a> {
                         r -= 1;
                     }
                 }
-                let mut s =
-                    -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
                 if r > 0 && s > alpha && !self.aborted {
                     s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut);
                 }
@@ -1502,7 +1510,7 @@ fn lmr_formula(depth: i32, i: usize, quiet: bool, pv_node: bool, improving: bool
     let mut r = if quiet {
         base + PARAMS.lmr_quiet
     } else {
-        base * 0.5 - 0.5
+        base * PARAMS.lmr_threat_mul + PARAMS.lmr_threat_add
     };
     if pv_node {
         r -= 1.0;

@@ -69,6 +69,13 @@ pub struct Params {
     pub lmr_cut: i32,
     /// Razoring into the quiescence search up to this depth (0: off).
     pub razor_qs: i32,
+    /// A bare four (a four that makes nothing else, [`crate::board::Combo::Four`]) counts as
+    /// a quiet move for reductions and pruning (1) or not (0).
+    pub bare_four_quiet: i32,
+    /// Late-move reduction of a threat move (not quiet): this factor of the quiet base ...
+    pub lmr_threat_mul: f64,
+    /// ... plus this many plies.
+    pub lmr_threat_add: f64,
 }
 
 impl Default for Params {
@@ -107,6 +114,9 @@ impl Params {
         lmr_depth: 3,
         lmr_cut: 0,
         razor_qs: 0,
+        bare_four_quiet: 0,
+        lmr_threat_mul: 0.5,
+        lmr_threat_add: -0.5,
     };
 }
 
@@ -154,6 +164,9 @@ pub static PARAMS: once_cell::sync::Lazy<Params> = once_cell::sync::Lazy::new(||
                 "lmr_depth" => p.lmr_depth = x as i32,
                 "lmr_cut" => p.lmr_cut = x as i32,
                 "razor_qs" => p.razor_qs = x as i32,
+                "bare_four_quiet" => p.bare_four_quiet = x as i32,
+                "lmr_threat_mul" => p.lmr_threat_mul = x,
+                "lmr_threat_add" => p.lmr_threat_add = x,
                 _ => {}
             }
         }
