@@ -527,15 +527,16 @@ fn four_shard_selfplay_array_and_its_merge_on_a_one_node_cluster() {
 }
 
 /// An array script run as Slurm runs a task (its environment set by hand, no cluster):
-/// `--array=3-6` is `--shard 0/4`..`3/4`; a stepped array is refused; outside an array job
-/// the script says how to submit it.
+/// `--array=3-6` is `--shard 0/4`..`3/4`; with `SHARDS` the task id is K (a rerun of one
+/// shard); a stepped array is refused; outside an array job the script says how to submit
+/// it.
 #[test]
 fn array_scripts_derive_the_shard_from_the_task() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("slurm-scripts-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let task = |id: &str, min: &str, max: &str, count: &str| {
+    let task = |id: &str, min: &str, max: &str, count: &str, shards: &str| {
         let mut c = Command::new("bash");
         c.arg(tools().join("selfplay.sbatch"))
             .arg(&dir)
@@ -555,6 +556,7 @@ fn array_scripts_derive_the_shard_from_the_task() {
             ("SLURM_ARRAY_TASK_MIN", min),
             ("SLURM_ARRAY_TASK_MAX", max),
             ("SLURM_ARRAY_TASK_COUNT", count),
+            ("SHARDS", shards),
         ] {
             if v.is_empty() {
                 c.env_remove(k);
@@ -564,17 +566,25 @@ fn array_scripts_derive_the_shard_from_the_task() {
         }
         c.output().unwrap()
     };
-    let o = task("5", "3", "6", "4");
+    let o = task("5", "3", "6", "4", "");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(dir.join("selfplay-shard-2-of-4.txt")).unwrap();
     assert!(
         text.contains("\"k\":2,\"n\":4,\"total\":4,\"first\":2,\"count\":1"),
         "{text}"
     );
-    let o = task("2", "0", "6", "4");
+    let o = task("2", "0", "6", "4", "");
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("one contiguous range"));
-    let o = task("", "", "", "");
+    // A rerun of one shard: SHARDS=4 sbatch --array=3 gives --shard 3/4.
+    let o = task("3", "3", "3", "1", "4");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(dir.join("selfplay-shard-3-of-4.txt")).unwrap();
+    assert!(
+        text.contains("\"k\":3,\"n\":4,\"total\":4,\"first\":3,\"count\":1"),
+        "{text}"
+    );
+    let o = task("", "", "", "", "");
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("sbatch --array=0-(N-1)"));
     // merge.sbatch names the N shard files of its kind.
