@@ -36,7 +36,7 @@ pub const END_PREFIX: &str = "# shard-end ";
 /// Most shards a run may be split into.
 pub const MAX_SHARDS: usize = 100_000;
 
-/// One part of a run: shard `k` (from 0) of `n`.
+/// One part of a run: shard `k` (from 0) of `n` (docs/cluster.md §1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Shard {
     /// This shard's number, `0..n` (as Slurm's `SLURM_ARRAY_TASK_ID` and Kubernetes'
@@ -126,7 +126,8 @@ pub enum ShardError {
     Mismatch(String),
 }
 
-/// The header line of a shard file (module docs): which part of which run the file holds.
+/// The header line of a shard file (module docs, docs/cluster.md §2): which part of which
+/// run the file holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShardHeader {
     /// [`FORMAT`].
@@ -203,7 +204,7 @@ pub struct ShardFile {
     pub notes: Vec<String>,
 }
 
-/// Reads a shard file. Blank lines and `#` comments other than the header and end lines are
+/// Reads a shard file (docs/cluster.md §2 and §3). Blank lines and `#` comments other than the header and end lines are
 /// skipped. A last line without its end of line is the torn write of a killed job: it is
 /// dropped with a note in [`ShardFile::notes`] (its prefix may look like a complete but
 /// shorter record, so it is never kept).
@@ -372,7 +373,7 @@ pub fn first_difference(a: &Value, b: &Value, path: &str) -> Option<(String, Str
 }
 
 /// Checks that `files` are the `N` shards of one run, each once, and returns them in the
-/// order of `K`.
+/// order of `K` (docs/cluster.md §3).
 ///
 /// Errors ([`ShardError::Mismatch`], naming the files): no files; shards of different kinds,
 /// shard counts, formats, run sizes, engines or settings (with the first field that

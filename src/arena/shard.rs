@@ -26,7 +26,8 @@ use std::path::{Path, PathBuf};
 /// Name of the shard file in a sharded match's `--out` directory.
 pub const SHARD_FILE: &str = "shard.txt";
 
-/// One game of a sharded match, as `shard.txt` holds it (one JSON object a line).
+/// One game of a sharded match, as `shard.txt` holds it (one JSON object a line;
+/// docs/cluster.md §2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShardGame {
     /// 1-based game number in the whole schedule.
@@ -235,7 +236,8 @@ pub struct MergedMatch {
     pub text: String,
 }
 
-/// Reads the games of checked match shards (in the order of `K`) and adds them up.
+/// Reads the games of checked match shards (in the order of `K`) and adds them up
+/// (docs/cluster.md §3).
 ///
 /// Errors: [`ShardError::File`] for a line that is not a game of this match (bad JSON, a
 /// number outside its shard, an unknown engine, a winner who did not play).

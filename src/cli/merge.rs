@@ -17,7 +17,7 @@ use clap::Args;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Options of `merge`.
+/// Options of `merge` (docs/cluster.md §3).
 #[derive(Args, Debug, Clone)]
 pub struct MergeArgs {
     /// The shards' files in any order: `selfplay --shard` and `label --shard` outputs, or a
