@@ -69,9 +69,9 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<MergeReport, ShardError> 
         target.is_some() && p.and_then(|p| std::fs::canonicalize(p).ok()) == target
     };
     let is_match = files[0].header.kind == "match";
-    if let Some(f) = files
+    if files
         .iter()
-        .find(|f| hits(Some(&f.path)) || (is_match && hits(f.path.parent())))
+        .any(|f| hits(Some(&f.path)) || (is_match && hits(f.path.parent())))
     {
         return Err(ShardError::Mismatch(format!(
             "--out {} is one of the shards (or holds it): give another output",
