@@ -8,6 +8,7 @@
 //! an SVG file (`--svg FILE`), both in the orientation of docs/rules.md §1.
 
 pub mod label;
+pub mod merge;
 pub mod play;
 
 use crate::board::Board;

@@ -12,6 +12,8 @@
 //!   decisions made by search (Swap2, RIF, Soosorv-8, Swap1, five-stone and continuous swap);
 //! - [`protocol`]: the Piskvork/Gomocup protocol on stdin/stdout;
 //! - [`arena`]: engine-against-engine matches with a referee;
+//! - [`shard`]: `--shard K/N` runs and their output files, checked and joined by `merge`
+//!   (docs/cluster.md);
 //! - [`fourcolour`]: the four-colour variant for two to four players (its own board, rules
 //!   and search);
 //! - [`gamefile`]: games read from and written to `.psq`, SGF and move lists;
@@ -39,6 +41,7 @@ pub mod opening;
 pub mod openings_cli;
 pub mod protocol;
 pub mod search;
+pub mod shard;
 pub mod time;
 pub mod train;
 pub mod tt;

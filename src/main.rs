@@ -38,6 +38,8 @@ enum Command {
     Selfplay(tianyuan::train::selfplay::SelfplayArgs),
     /// Re-score the moves of game records with an engine's search (for `tune`).
     Label(cli::label::LabelArgs),
+    /// Join the outputs of a `--shard K/N` run of selfplay, label or match (docs/cluster.md).
+    Merge(cli::merge::MergeArgs),
     /// Fit the evaluation and move-ordering weights to game files (`selfplay` output, or
     /// positions labelled by `label`).
     Tune(tianyuan::train::tune::TuneArgs),
@@ -91,6 +93,7 @@ fn main() {
         Some(Command::Match(a)) => tianyuan::arena::run(a),
         Some(Command::Selfplay(a)) => tianyuan::train::selfplay::run(&a),
         Some(Command::Label(a)) => cli::label::run(&a),
+        Some(Command::Merge(a)) => cli::merge::run(&a),
         Some(Command::Tune(a)) => tianyuan::train::tune::run(&a),
         Some(Command::Openings(a)) => tianyuan::openings_cli::run(&a),
         Some(Command::Serve(a)) => tianyuan::web::run(&a),

@@ -1,7 +1,8 @@
-//! `.ci/run` (issue 34) with stand-ins for `apt-get`, `sudo` and `cargo` on a `PATH` of its
-//! own: it installs only the Chromium package whose command is missing, keeps apt's and
-//! dpkg's output to itself unless the installation fails, fails when Chromium is still
-//! missing (without running the tests), and runs `cargo test` with `CI` set.
+//! `.ci/run` (issues 34 and 33) with stand-ins for `apt-get`, `sudo` and `cargo` on a `PATH`
+//! of its own: it installs only the packages whose commands are missing (Chromium for the
+//! browser test, Slurm and munge for the Slurm test) in one apt call, keeps apt's and dpkg's
+//! output to itself unless the installation fails, fails when a command is still missing
+//! (without running the tests), and runs `cargo test` with `CI` set.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -52,6 +53,9 @@ case " $* " in *" install "*)
     case "$p" in
       chromium) printf '#!/bin/sh\n' > '{bin}/chromium'; /bin/chmod +x '{bin}/chromium' ;;
       chromium-driver) printf '#!/bin/sh\n' > '{bin}/chromedriver'; /bin/chmod +x '{bin}/chromedriver' ;;
+      slurm-wlm) [ -e '{dir}/apt-no-slurm' ] || for c in slurmctld slurmd sbatch; do
+          printf '#!/bin/sh\n' > "{bin}/$c"; /bin/chmod +x "{bin}/$c"; done ;;
+      munge) printf '#!/bin/sh\n' > '{bin}/munged'; /bin/chmod +x '{bin}/munged' ;;
     esac
   done ;;
 esac
@@ -62,6 +66,13 @@ esac
             ),
         );
         s
+    }
+
+    /// Stand-ins for commands that are already installed (`bin/` is on `PATH`).
+    fn present(&self, commands: &[&str]) {
+        for c in commands {
+            self.script(c, "");
+        }
     }
 
     fn log_path(&self) -> PathBuf {
@@ -83,6 +94,7 @@ esac
             .arg(&script)
             .env_clear()
             .env("PATH", self.dir.join("bin"))
+            .env("CI_SBIN_DIRS", self.dir.join("sbin"))
             .env("HOME", &self.dir)
             .output()
             .unwrap();
@@ -106,37 +118,73 @@ impl Drop for Sandbox {
     }
 }
 
+const SLURM: [&str; 4] = ["slurmctld", "slurmd", "sbatch", "munged"];
+
+/// The `apt-get install` calls.
+fn installs(calls: &[String]) -> Vec<&String> {
+    calls.iter().filter(|c| c.contains(" install ")).collect()
+}
+
 #[test]
 fn installs_what_is_missing_quietly_then_tests_under_ci() {
-    let s = Sandbox::new("both");
+    let s = Sandbox::new("all");
     let (code, out, err, calls) = s.run();
     assert_eq!(code, 0, "{out}{err}");
     assert!(!out.contains(NOISE) && !err.contains(NOISE), "{out}{err}");
-    assert!(out.contains("installing chromium chromium-driver"), "{out}");
-    let installs: Vec<&String> = calls.iter().filter(|c| c.contains(" install ")).collect();
-    assert_eq!(installs.len(), 1, "{calls:?}");
     assert!(
-        installs[0].ends_with(" chromium chromium-driver"),
+        out.contains(
+            "installing chromium chromium-driver slurm-wlm munge for the browser and Slurm tests"
+        ),
+        "{out}"
+    );
+    let i = installs(&calls);
+    assert_eq!(i.len(), 1, "one apt call for everything: {calls:?}");
+    assert!(
+        i[0].ends_with(" chromium chromium-driver slurm-wlm munge"),
         "{calls:?}"
     );
-    assert!(installs[0].contains("-qq"), "{calls:?}");
+    assert!(i[0].contains("-qq"), "{calls:?}");
     assert_eq!(calls.last().unwrap(), "cargo test CI=true", "{calls:?}");
 }
 
 #[test]
-fn installs_only_the_missing_package() {
+fn installs_only_the_missing_packages() {
     let s = Sandbox::new("driver");
-    s.script("chromium", "");
+    s.present(&["chromium"]);
+    s.present(&SLURM);
     let (code, out, err, calls) = s.run();
     assert_eq!(code, 0, "{out}{err}");
-    let installs: Vec<&String> = calls.iter().filter(|c| c.contains(" install ")).collect();
-    assert_eq!(installs.len(), 1, "{calls:?}");
-    assert!(installs[0].ends_with(" chromium-driver"), "{calls:?}");
-    assert!(!installs[0].contains(" chromium "), "{calls:?}");
-    // With both present apt is not called at all.
+    let i = installs(&calls);
+    assert_eq!(i.len(), 1, "{calls:?}");
+    assert!(i[0].ends_with(" -qq chromium-driver"), "{calls:?}");
+    // Only munge missing: munge alone (slurm-wlm is there).
+    let s = Sandbox::new("munge");
+    s.present(&["chromium", "chromedriver", "slurmctld", "slurmd", "sbatch"]);
+    let (code, out, err, calls) = s.run();
+    assert_eq!(code, 0, "{out}{err}");
+    let i = installs(&calls);
+    assert_eq!(i.len(), 1, "{calls:?}");
+    assert!(i[0].ends_with(" -qq munge"), "{calls:?}");
+    // One Slurm command missing is the whole slurm-wlm package.
+    let s = Sandbox::new("sbatch");
+    s.present(&["chromium", "chromedriver", "slurmctld", "slurmd", "munged"]);
+    let (code, _, _, calls) = s.run();
+    assert_eq!(code, 0);
+    assert!(installs(&calls)[0].ends_with(" -qq slurm-wlm"), "{calls:?}");
+    // The daemons found in an sbin directory off PATH count as installed.
+    let s = Sandbox::new("sbin");
+    s.present(&["chromium", "chromedriver", "sbatch"]);
+    std::fs::create_dir_all(s.dir.join("sbin")).unwrap();
+    for d in ["slurmctld", "slurmd", "munged"] {
+        s.script(&format!("../sbin/{d}"), "");
+    }
+    let (code, out, err, calls) = s.run();
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!calls.iter().any(|c| c.starts_with("apt-get")), "{calls:?}");
+    // With everything present apt is not called at all.
     let s = Sandbox::new("none");
-    s.script("chromium", "");
-    s.script("chromedriver", "");
+    s.present(&["chromium", "chromedriver"]);
+    s.present(&SLURM);
     let (code, out, err, calls) = s.run();
     assert_eq!(code, 0, "{out}{err}");
     assert!(!calls.iter().any(|c| c.starts_with("apt-get")), "{calls:?}");
@@ -145,7 +193,7 @@ fn installs_only_the_missing_package() {
 }
 
 #[test]
-fn fails_when_chromium_is_still_missing() {
+fn fails_when_a_command_is_still_missing() {
     // The installation "succeeds" but puts nothing on PATH: fail before the tests run.
     let s = Sandbox::new("nothing");
     std::fs::write(s.dir.join("apt-installs-nothing"), "").unwrap();
@@ -156,6 +204,19 @@ fn fails_when_chromium_is_still_missing() {
         !calls.iter().any(|c| c == "cargo test CI=true"),
         "{calls:?}"
     );
+    // Chromium arrives, Slurm does not.
+    let s = Sandbox::new("noslurm");
+    std::fs::write(s.dir.join("apt-no-slurm"), "").unwrap();
+    let (code, out, err, calls) = s.run();
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("error: slurmctld is missing (Debian packages slurm-wlm and munge): the Slurm test cannot run"),
+        "{err}"
+    );
+    assert!(
+        !calls.iter().any(|c| c.starts_with("cargo test")),
+        "{calls:?}"
+    );
     // The installation fails: its output is shown, and the tests do not run.
     let s = Sandbox::new("fails");
     std::fs::write(s.dir.join("apt-fails"), "").unwrap();
@@ -163,7 +224,7 @@ fn fails_when_chromium_is_still_missing() {
     assert_ne!(code, 0, "{out}{err}");
     assert!(err.contains("E: Unable to locate package"), "{err}");
     assert!(
-        err.contains("installing chromium chromium-driver failed"),
+        err.contains("installing chromium chromium-driver slurm-wlm munge failed"),
         "{err}"
     );
     assert!(

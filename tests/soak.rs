@@ -65,6 +65,7 @@ fn args(
         opening_n: 2,
         variant: "standard".into(),
         mode: "2p".into(),
+        shard: None,
     }
 }
 

@@ -20,12 +20,17 @@
 //! early: each worker adds its result to the shared tally before it takes another game, so no
 //! game starts after the decision (games already running in other workers finish and count).
 //! Games are numbered in schedule order whatever order they finish in.
+//!
+//! With `--shard K/N` only the shard's block of the schedule is played (the SPRT then stops
+//! nothing: it is computed over all the shards by `merge`), and [`shard`] writes one line
+//! per game to `shard.txt` in `--out` (docs/cluster.md §2).
 
 pub mod fourcolour;
 pub mod openings;
 pub mod player;
 pub mod record;
 pub mod referee;
+pub mod shard;
 pub mod stats;
 
 use crate::core::{parse_size, Color, Rule};
@@ -130,6 +135,11 @@ pub struct MatchArgs {
     /// Four-colour ownership mode: 2p, 1v2, 1v3, 2v2 or ffa.
     #[arg(long, default_value = "2p")]
     pub mode: String,
+    /// Play only shard K of N (K from 0): its block of the schedule's games (game
+    /// `K * G / N + 1` up to game `(K + 1) * G / N` of `G`), with `shard.txt` in `--out`
+    /// (needed) for `merge`; `--sprt` stops no shard (docs/cluster.md).
+    #[arg(long, value_name = "K/N", value_parser = crate::shard::Shard::parse_arg)]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 fn parse_opening_rule(s: &str) -> Result<crate::opening::OpeningRule, String> {
@@ -189,6 +199,8 @@ pub struct MatchConfig {
     /// Things worth a word that do not stop the match (printed on stderr before it starts),
     /// e.g. openings made for another rule.
     pub warnings: Vec<String>,
+    /// The part of the schedule to play (`--shard`; the whole schedule when `None`).
+    pub shard: Option<crate::shard::Shard>,
 }
 
 impl MatchConfig {
@@ -224,6 +236,12 @@ impl MatchConfig {
         }
         if args.concurrency == 0 {
             return Err(usage("--concurrency must be at least 1".into()));
+        }
+        if args.shard.is_some() && args.out.is_none() {
+            return Err(usage(
+                "--shard writes the shard's games to --out DIR/shard.txt for merge: give --out"
+                    .into(),
+            ));
         }
         let mut engines: Vec<EngineSpec> = args
             .engines
@@ -350,6 +368,7 @@ impl MatchConfig {
             restart_each_game: args.restart_each_game,
             svg: args.svg,
             warnings,
+            shard: args.shard,
         })
     }
 }
@@ -562,6 +581,13 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 /// engine that cannot be started, an unusable openings file or an unwritable output
 /// directory.
 pub fn run(args: MatchArgs) -> i32 {
+    if args.shard.is_some() && !args.variant.trim().eq_ignore_ascii_case("standard") {
+        eprintln!(
+            "match: --shard plays two-colour matches only (not --variant {})",
+            args.variant
+        );
+        return 2;
+    }
     if let Some(code) = fourcolour::run_if_four(&args) {
         return code;
     }
@@ -602,7 +628,11 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
     let engine_count = specs.len();
     let (mut names, spares) = probe_names(&specs, &cfg)?;
     distinguish_names(&mut names);
-    let jobs = schedule(specs.len(), cfg.games_per_pair, cfg.openings.len());
+    let mut jobs = schedule(specs.len(), cfg.games_per_pair, cfg.openings.len());
+    let scheduled = jobs.len();
+    if let Some(sh) = cfg.shard {
+        jobs = jobs.drain(sh.range(scheduled)).collect();
+    }
     let total = jobs.len();
     let workers = cfg.concurrency.min(total).max(1);
     let tc = cfg.game.tc;
@@ -624,6 +654,21 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
         },
         workers
     );
+    let header = match cfg.shard {
+        Some(sh) => {
+            let r = sh.range(scheduled);
+            format!(
+                "{header} | shard {sh}: games {}..={} of {scheduled}",
+                r.start + 1,
+                r.end
+            )
+        }
+        None => header,
+    };
+    let mut shard_log = match cfg.shard {
+        Some(sh) => Some(shard::ShardLog::create(&cfg, &names, sh, scheduled)?),
+        None => None,
+    };
     let shared = Arc::new(Shared {
         cfg,
         specs,
@@ -663,7 +708,7 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
         .collect();
     drop(tx);
 
-    let mut games: Vec<Option<(Job, GameRecord)>> = (0..total).map(|_| None).collect();
+    let mut games: Vec<Option<(Job, GameRecord)>> = (0..scheduled).map(|_| None).collect();
     let mut write_error = None;
     let mut was_interrupted = false;
     loop {
@@ -695,6 +740,12 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
         say(&line);
         if let Some(dir) = &cfg.out {
             if let Err(e) = write_game(dir, cfg, &names, &job, rec) {
+                write_error.get_or_insert(e);
+                shared.stop.store(true, Ordering::SeqCst);
+            }
+        }
+        if let Some(log) = shard_log.as_mut() {
+            if let Err(e) = log.push(cfg, &job, rec) {
                 write_error.get_or_insert(e);
                 shared.stop.store(true, Ordering::SeqCst);
             }
@@ -754,6 +805,12 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
     };
     if let Some(e) = write_error {
         return Err(e);
+    }
+    // The end line says the shard finished: not after Ctrl-C.
+    if let Some(log) = shard_log {
+        if !was_interrupted {
+            log.finish()?;
+        }
     }
     if let Some(dir) = &cfg.out {
         write_file(&dir.join("summary.txt"), &format!("{}\n", summary.text))?;
@@ -873,10 +930,11 @@ fn worker(sh: &Shared, tx: mpsc::Sender<Finished>) {
                 }
             }
         }
+        // A shard's SPRT stops nothing: `merge` runs it over all the shards' games.
         let added = sh.tally.lock().unwrap_or_else(|e| e.into_inner()).add(
             &job,
             &record,
-            cfg.sprt.as_ref(),
+            cfg.sprt.as_ref().filter(|_| cfg.shard.is_none()),
         );
         let counted = added.is_some();
         let sprt_decided = added.flatten();
@@ -946,7 +1004,26 @@ fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
 /// `Score of A vs B: W - L - D` line, then the Elo line, then score, draws, forfeits and the
 /// SPRT; with more than two engines a points table follows.
 fn summary_text(cfg: &MatchConfig, names: &[String], tally: &Tally, total: usize) -> String {
-    let (pairs, forfeits, played) = (&tally.pairs, &tally.forfeits, tally.played);
+    summary_of(
+        cfg.sprt.as_ref(),
+        names,
+        &tally.pairs,
+        &tally.forfeits,
+        tally.played,
+        total,
+    )
+}
+
+/// The summary text (see [`summary_text`]) of `played` of `total` games with these results:
+/// `pairs` from each first engine's side, `forfeits` per engine (`merge` prints it too).
+pub(crate) fn summary_of(
+    sprt: Option<&SprtParams>,
+    names: &[String],
+    pairs: &[PairResult],
+    forfeits: &[u64],
+    played: usize,
+    total: usize,
+) -> String {
     let mut out = Vec::new();
     out.push(format!("Games played: {played} of {total}"));
     for pr in pairs {
@@ -970,7 +1047,7 @@ fn summary_text(cfg: &MatchConfig, names: &[String], tally: &Tally, total: usize
             "Forfeit losses: {} {}, {} {}",
             names[pr.a], forfeits[pr.a], names[pr.b], forfeits[pr.b]
         ));
-        if let Some(s) = &cfg.sprt {
+        if let Some(s) = sprt {
             out.push(s.line(w));
         }
     }

@@ -195,7 +195,7 @@ pub enum SprtError {
 }
 
 /// SPRT hypotheses (logistic Elo) and error rates.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SprtParams {
     /// Elo difference under H0.
     pub elo0: f64,

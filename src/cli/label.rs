@@ -7,10 +7,14 @@
 //! that move's `:score` (from the mover's view, as the records keep it), and the move the
 //! engine answers with becomes its `>point` (the teacher's move, for the move-ordering fit
 //! of `tune --order-target best`). Moves, results and openings are copied unchanged; a
-//! position the engine gives no evaluation for keeps no score.
+//! position the engine gives no evaluation for keeps no score. Each record starts a new
+//! game for the engine (`START`), so that a record's labels do not depend on the records
+//! before it; with `--shard K/N` the run labels only its block of the records (all `--data`
+//! files in order) and writes a shard file for `merge` (docs/cluster.md).
 
 use crate::arena::player::{board_request, is_info_line, EngineSpec, MoveReply, Player, Reply};
 use crate::core::Pos;
+use crate::shard::{end_line, Shard, ShardHeader};
 use crate::train::data::{read_games, write_header, GameRecord};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -43,9 +47,40 @@ pub struct LabelArgs {
     /// a request that arrives while their search thread is still winding down).
     #[arg(long, default_value_t = 5)]
     pub pause_ms: u64,
+    /// Extra `INFO KEY VALUE` line sent after the standard ones (e.g. `thread_num=1`, which
+    /// with a node limit makes Tianyuan's labels repeatable). Repeatable.
+    #[arg(long = "engine-option", value_name = "KEY=VALUE")]
+    pub engine_options: Vec<String>,
+    /// Label only shard K of N (K from 0): its block of the records of all `--data` files
+    /// in order (records `K * R / N` up to `(K + 1) * R / N` of `R`, from 0); the output is
+    /// a shard file for `merge` (docs/cluster.md).
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse_arg)]
+    pub shard: Option<Shard>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// The `--engine-option` settings as `(key, value)` pairs.
+///
+/// Errors: a setting without `=` or with an empty or spaced key, quoted.
+fn engine_options(opts: &[String]) -> Result<Vec<(String, String)>, String> {
+    opts.iter()
+        .map(|o| {
+            o.split_once('=')
+                .map(|(k, v)| (k.trim(), v.trim()))
+                .filter(|(k, v)| {
+                    !k.is_empty() && !k.contains(char::is_whitespace) && !v.contains(['\n', '\r'])
+                })
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| {
+                    format!(
+                        "--engine-option wants KEY=VALUE, got '{}'",
+                        crate::core::excerpt(o)
+                    )
+                })
+        })
+        .collect()
 }
 
 /// The evaluation in an engine's `MESSAGE` line, in the records' units (wins `30000 -
@@ -85,30 +120,35 @@ fn board_block(g: &GameRecord, upto: usize) -> String {
     )
 }
 
-/// A running labelling engine and the board size and rule it was last given.
+/// A running labelling engine, and whether it has been given the current record's game.
 struct Labeller {
     spec: Arc<EngineSpec>,
     player: Option<Player>,
-    size: (usize, usize),
-    /// The `INFO rule` value last sent since the last `START` (`None`: none yet).
-    rule: Option<i64>,
+    /// Whether `START` and the `INFO` block of the current record have been sent.
+    started: bool,
+    info: Vec<(String, String)>,
     args: LabelArgs,
 }
 
 impl Labeller {
-    /// The engine, started (and given `START` and the `INFO` block) for `g`'s board and rule.
+    /// Starts a new record: its first position sends `START` again.
+    fn new_record(&mut self) {
+        self.started = false;
+    }
+
+    /// The engine, started, and given `START` and the `INFO` block (with `g`'s rule) once
+    /// per record.
     fn ready(&mut self, g: &GameRecord) -> Result<&mut Player, String> {
-        let size = (g.width, g.height);
-        let rule = g.rule.gomocup_value();
-        if self.player.is_none() || self.size != size {
-            if self.player.is_none() {
-                self.player = Some(Player::spawn(self.spec.clone()).map_err(|e| e.to_string())?);
-            }
-            let p = self.player.as_mut().expect("spawned");
-            let start = if size.0 == size.1 {
-                format!("START {}\n", size.0)
+        if self.player.is_none() {
+            self.player = Some(Player::spawn(self.spec.clone()).map_err(|e| e.to_string())?);
+            self.started = false;
+        }
+        let p = self.player.as_mut().expect("spawned");
+        if !self.started {
+            let start = if g.width == g.height {
+                format!("START {}\n", g.width)
             } else {
-                format!("RECTSTART {},{}\n", size.0, size.1)
+                format!("RECTSTART {},{}\n", g.width, g.height)
             };
             let t = p.send(&start).map_err(|e| e.to_string())?;
             match p.read_reply(t, Duration::from_secs(30)) {
@@ -116,20 +156,19 @@ impl Labeller {
                 other => return Err(format!("engine refused {}: {other:?}", start.trim())),
             }
             let a = &self.args;
-            p.send(&format!(
+            let mut info = format!(
                 "INFO timeout_match 100000000\nINFO time_left 100000000\n\
-                 INFO timeout_turn {}\nINFO max_node {}\nINFO max_memory 268435456\n",
-                a.turn_ms, a.nodes
-            ))
-            .map_err(|e| e.to_string())?;
-            self.size = size;
-            self.rule = None;
-        }
-        let p = self.player.as_mut().expect("started");
-        if self.rule != Some(rule) {
-            p.send(&format!("INFO rule {rule}\n"))
-                .map_err(|e| e.to_string())?;
-            self.rule = Some(rule);
+                 INFO timeout_turn {}\nINFO max_node {}\nINFO max_memory 268435456\n\
+                 INFO rule {}\n",
+                a.turn_ms,
+                a.nodes,
+                g.rule.gomocup_value()
+            );
+            for (k, v) in &self.info {
+                info.push_str(&format!("INFO {k} {v}\n"));
+            }
+            p.send(&info).map_err(|e| e.to_string())?;
+            self.started = true;
         }
         Ok(p)
     }
@@ -194,12 +233,43 @@ pub fn run(args: &LabelArgs) -> i32 {
             Err(e) => return bad(&format!("{}: {e}", path.display())),
         }
     }
+    let info = match engine_options(&args.engine_options) {
+        Ok(i) => i,
+        Err(e) => return bad(&e),
+    };
+    let records = match args.shard {
+        Some(sh) => sh.range(games.len()),
+        None => 0..games.len(),
+    };
+    let header = args.shard.map(|sh| {
+        let mut all = String::new();
+        for g in &games {
+            all.push_str(&g.to_line());
+            all.push('\n');
+        }
+        let settings = serde_json::json!({
+            "nodes": args.nodes,
+            "turn_ms": args.turn_ms,
+            "engine_options": info,
+            "records": games.len(),
+            "data_fnv1a": format!("{:016x}", crate::eval::weights::fnv1a(all.as_bytes())),
+        });
+        let engine = crate::shard::program_identity(&args.engine, &spec.program);
+        ShardHeader::new("label", sh, games.len(), engine, settings)
+    });
+    let games: Vec<GameRecord> = games.drain(records.clone()).collect();
     let file = match std::fs::File::create(&args.out) {
         Ok(f) => f,
         Err(e) => return bad(&format!("cannot create {}: {e}", args.out.display())),
     };
     let mut out = std::io::BufWriter::new(file);
-    if let Err(e) = write_header(&mut out) {
+    let head = write_header(&mut out)
+        .and_then(|_| match &header {
+            Some(h) => writeln!(out, "{}", h.line()),
+            None => Ok(()),
+        })
+        .and_then(|_| out.flush());
+    if let Err(e) = head {
         return bad(&format!("cannot write {}: {e}", args.out.display()));
     }
     let total: usize = games
@@ -218,12 +288,14 @@ pub fn run(args: &LabelArgs) -> i32 {
     let mut lab = Labeller {
         spec,
         player: None,
-        size: (0, 0),
-        rule: None,
+        started: false,
+        info,
         args: args.clone(),
     };
     let (mut labelled, mut missing) = (0usize, 0usize);
+    let count = games.len();
     for mut g in games {
+        lab.new_record();
         g.best = vec![None; g.moves.len()];
         for i in g.opening..g.moves.len() {
             let (v, best) = match lab.label(&g, i) {
@@ -239,7 +311,9 @@ pub fn run(args: &LabelArgs) -> i32 {
             g.best[i] = best;
             bar.inc(1);
         }
-        if let Err(e) = writeln!(out, "{}", g.to_line()) {
+        // Flushed record by record: a killed job leaves whole records (and at most one
+        // torn line, which `merge` drops).
+        if let Err(e) = writeln!(out, "{}", g.to_line()).and_then(|_| out.flush()) {
             return bad(&format!("cannot write {}: {e}", args.out.display()));
         }
     }
@@ -247,11 +321,24 @@ pub fn run(args: &LabelArgs) -> i32 {
     if let Some(p) = lab.player.take() {
         p.end(Duration::from_secs(2));
     }
-    if let Err(e) = out.flush() {
+    let end = match header {
+        Some(_) => writeln!(out, "{}", end_line(count)).and_then(|_| out.flush()),
+        None => out.flush(),
+    };
+    if let Err(e) = end {
         return bad(&format!("cannot write {}: {e}", args.out.display()));
     }
+    let part = match args.shard {
+        Some(sh) => format!(
+            " (shard {sh}: records {}..{} of {})",
+            records.start,
+            records.end,
+            header.as_ref().map_or(0, |h| h.total)
+        ),
+        None => String::new(),
+    };
     println!(
-        "{labelled} positions labelled, {missing} without an evaluation -> {}",
+        "{labelled} positions labelled, {missing} without an evaluation{part} -> {}",
         args.out.display()
     );
     0

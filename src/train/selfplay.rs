@@ -5,15 +5,22 @@
 //! search judges balanced, then each move is searched with a node limit drawn around the
 //! mean (so that games from the same opening differ). A game ends at a five, a full board,
 //! a proven win or loss (the search's score; the solvers' proofs are exact), or a draw
-//! adjudicated once most of the board is filled. Games are written as soon as they end
-//! ([`super::data`] format). With one search thread per game, a game depends only on the
-//! seed, the game's number and the options.
+//! adjudicated once most of the board is filled. Games are written in the order of their
+//! numbers, each as soon as it and every game before it have ended ([`super::data`]
+//! format). With one search thread per game, a game depends only on the seed, the game's
+//! number and the options, so the file does not depend on `--concurrency`.
+//!
+//! With `--shard K/N` the run plays only its block of the game numbers
+//! ([`crate::shard::Shard::range`]), each game exactly as the whole run would, and writes a
+//! shard file (docs/cluster.md §2): joined by `merge`, the shards give the file of the whole
+//! run, byte for byte.
 
 use super::data::{write_header, GameRecord, Outcome};
 use crate::board::Board;
 use crate::core::{Pos, Rule};
 use crate::engine::{Engine, Options};
 use crate::search::{Limits, WIN_THRESHOLD};
+use crate::shard::{end_line, InOrder, Shard, ShardHeader};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::SmallRng;
@@ -65,9 +72,15 @@ pub struct SelfplayArgs {
     /// Seed of the random openings and node limits.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Output file (appended to; the header is written when the file is new).
+    /// Output file (appended to; the header is written when the file is new). With
+    /// `--shard` the file is replaced: it holds that shard alone.
     #[arg(long)]
     pub out: String,
+    /// Play only shard K of N (K from 0): the games numbered `K * games / N .. (K + 1) *
+    /// games / N` of the whole run, each as the whole run plays it; the output is a shard
+    /// file for `merge` (docs/cluster.md).
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse_arg)]
+    pub shard: Option<Shard>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -195,6 +208,31 @@ pub fn play_game(engine: &mut Engine, opt: &GameOptions, rng: &mut SmallRng) -> 
     }
 }
 
+/// The seed of game number `i` (0-based, in the whole run) of a run with `--seed seed`.
+pub fn game_seed(seed: u64, i: usize) -> u64 {
+    seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i as u64
+}
+
+/// The options that decide the games, for a shard header (docs/cluster.md §2): everything
+/// but `--out`, `--quiet`, `--concurrency` and `--shard`, with the spread as applied.
+fn settings(args: &SelfplayArgs, opt: &GameOptions) -> serde_json::Value {
+    serde_json::json!({
+        "rule": opt.rule.name(),
+        "size": opt.size,
+        "games": args.games,
+        "nodes": opt.nodes,
+        "spread": opt.spread,
+        "min_opening": opt.opening.0,
+        "max_opening": opt.opening.1,
+        "opening_radius": opt.radius,
+        "balance": opt.balance,
+        "balance_nodes": opt.balance_nodes,
+        "hash_mb": args.hash_mb.max(1),
+        "seed": args.seed,
+        "threads": 1,
+    })
+}
+
 /// Runs `selfplay`; returns the process exit status (2 on bad arguments or an unwritable
 /// output file).
 pub fn run(args: &SelfplayArgs) -> i32 {
@@ -212,20 +250,18 @@ pub fn run(args: &SelfplayArgs) -> i32 {
         return bad("bad opening range: --min-opening <= --max-opening <= 20");
     }
     let exists = std::path::Path::new(&args.out).exists();
-    let file = match std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-    {
+    let opened = if args.shard.is_some() {
+        std::fs::File::create(&args.out)
+    } else {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&args.out)
+    };
+    let file = match opened {
         Ok(f) => f,
         Err(e) => return bad(&format!("cannot open {}: {}", args.out, e)),
     };
-    let out = Mutex::new(std::io::BufWriter::new(file));
-    if !exists {
-        if let Err(e) = write_header(&mut *out.lock().unwrap()) {
-            return bad(&format!("cannot write {}: {}", args.out, e));
-        }
-    }
     let opt = GameOptions {
         rule,
         size: args.size,
@@ -236,16 +272,39 @@ pub fn run(args: &SelfplayArgs) -> i32 {
         balance: args.balance,
         balance_nodes: args.balance_nodes,
     };
+    let games = match args.shard {
+        Some(sh) => sh.range(args.games),
+        None => 0..args.games,
+    };
+    let mut out = std::io::BufWriter::new(file);
+    let mut head = Ok(());
+    if args.shard.is_some() || !exists {
+        head = write_header(&mut out);
+    }
+    if let Some(sh) = args.shard {
+        let h = ShardHeader::new(
+            "selfplay",
+            sh,
+            args.games,
+            crate::shard::this_engine(),
+            settings(args, &opt),
+        );
+        head = head.and_then(|_| writeln!(out, "{}", h.line()));
+    }
+    if let Err(e) = head.and_then(|_| out.flush()) {
+        return bad(&format!("cannot write {}: {}", args.out, e));
+    }
+    let out = Mutex::new(InOrder::new(out, games.start));
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(args.games as u64)
+        ProgressBar::new(games.len() as u64)
     };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg} [{elapsed} < {eta}]")
             .expect("valid template"),
     );
-    let next = AtomicUsize::new(0);
+    let next = AtomicUsize::new(games.start);
     let tally = Mutex::new([0usize; 3]);
     let failed = AtomicBool::new(false);
     std::thread::scope(|s| {
@@ -257,23 +316,20 @@ pub fn run(args: &SelfplayArgs) -> i32 {
                 });
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= args.games || failed.load(Ordering::Relaxed) {
+                    if i >= games.end || failed.load(Ordering::Relaxed) {
                         break;
                     }
-                    let mut rng = SmallRng::seed_from_u64(
-                        args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i as u64,
-                    );
+                    let mut rng = SmallRng::seed_from_u64(game_seed(args.seed, i));
                     let g = play_game(&mut engine, &opt, &mut rng);
+                    if out
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(i, g.to_line())
+                        .is_err()
                     {
-                        let mut w = out.lock().unwrap();
-                        if writeln!(w, "{}", g.to_line())
-                            .and_then(|_| w.flush())
-                            .is_err()
-                        {
-                            failed.store(true, Ordering::Relaxed);
-                        }
+                        failed.store(true, Ordering::Relaxed);
                     }
-                    let mut t = tally.lock().unwrap();
+                    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
                     t[match g.outcome {
                         Outcome::Black => 0,
                         Outcome::White => 1,
@@ -286,12 +342,29 @@ pub fn run(args: &SelfplayArgs) -> i32 {
         }
     });
     bar.finish();
+    let mut out = out.into_inner().unwrap_or_else(|e| e.into_inner());
+    if !failed.load(Ordering::Relaxed) && args.shard.is_some() {
+        let w = out.writer();
+        if writeln!(w, "{}", end_line(games.len()))
+            .and_then(|_| w.flush())
+            .is_err()
+        {
+            failed.store(true, Ordering::Relaxed);
+        }
+    }
     if failed.load(Ordering::Relaxed) {
         return bad(&format!("cannot write {}", args.out));
     }
-    let t = tally.lock().unwrap();
+    let t = tally.lock().unwrap_or_else(|e| e.into_inner());
+    let part = match args.shard {
+        Some(sh) => format!(
+            " (shard {sh}: games {}..{} of {})",
+            games.start, games.end, args.games
+        ),
+        None => String::new(),
+    };
     println!(
-        "{} games: black {} white {} draw {} -> {}",
+        "{} games{part}: black {} white {} draw {} -> {}",
         t[0] + t[1] + t[2],
         t[0],
         t[1],
