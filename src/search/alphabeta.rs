@@ -119,6 +119,8 @@ struct Worker<'a> {
     ev: Evaluator,
     /// The VCT solver, made on first use.
     vct: Option<VctSolver>,
+    /// The memory limit the VCT solver was made for ([`Limits::threat_memory`]).
+    vct_memory: Option<usize>,
     /// Static evaluation per ply of the current line (for "improving").
     eval_stack: Box<[i32; MAX_PLY]>,
     /// Per ply, the move left out by a singular-extension test search ([`Pos::NONE`]: none).
@@ -190,6 +192,26 @@ pub struct Searcher {
     pause: Arc<AtomicBool>,
     /// Ply and score of the last completed search (time management).
     last: Option<(usize, i32)>,
+    /// Each search thread's threat solvers, kept between searches so that their tables are
+    /// allocated (and their pages touched) once, not at every move.
+    solvers: Vec<Solvers>,
+}
+
+/// The threat solvers of one search thread.
+struct Solvers {
+    vcf: VcfSolver,
+    vct: Option<VctSolver>,
+    vct_memory: Option<usize>,
+}
+
+impl Solvers {
+    fn new() -> Solvers {
+        Solvers {
+            vcf: VcfSolver::with_table_bits(16),
+            vct: None,
+            vct_memory: None,
+        }
+    }
 }
 
 impl Searcher {
@@ -200,6 +222,7 @@ impl Searcher {
             preparing: None,
             pause: Arc::default(),
             last: None,
+            solvers: Vec::new(),
         }
     }
 
@@ -235,8 +258,10 @@ impl Searcher {
         }
     }
 
-    /// Empties the table (new game, `YXHASHCLEAR`).
+    /// Empties the table (new game, `YXHASHCLEAR`) and forgets what the threat solvers
+    /// learned.
     pub fn clear(&mut self) {
+        self.solvers.clear();
         self.finish_preparation();
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(),
@@ -353,23 +378,38 @@ impl Searcher {
         };
         let threads = threads.max(1);
         let mut result = SearchResult::default();
+        let mut solvers = std::mem::take(&mut self.solvers);
+        solvers.resize_with(threads.max(solvers.len()), Solvers::new);
+        let mut spare = solvers.split_off(threads);
         std::thread::scope(|scope| {
-            for id in 1..threads {
+            let mut own = solvers.drain(..);
+            let main_solvers = own.next().expect("one solver set per thread");
+            let mut helpers = Vec::with_capacity(threads - 1);
+            for (id, sv) in (1..threads).zip(own) {
                 let shared = &shared;
                 let board = board.clone();
                 let limits = limits.clone();
-                std::thread::Builder::new()
+                let h = std::thread::Builder::new()
                     .stack_size(16 << 20)
                     .spawn_scoped(scope, move || {
-                        let mut w = Worker::new(id, board, shared, &limits);
+                        let mut w = Worker::new(id, board, shared, &limits, sv);
                         w.iterate(&limits, &mut |_| {});
+                        w.into_solvers()
                     })
                     .expect("spawn search thread");
+                helpers.push(h);
             }
-            let mut w = Worker::new(0, board.clone(), &shared, limits);
+            let mut w = Worker::new(0, board.clone(), &shared, limits, main_solvers);
             result = w.iterate(limits, on_info);
             shared.done.store(true, Ordering::Relaxed);
+            self.solvers.push(w.into_solvers());
+            for h in helpers {
+                // A helper that panicked has lost its solvers: a fresh set replaces them.
+                self.solvers
+                    .push(h.join().unwrap_or_else(|_| Solvers::new()));
+            }
         });
+        self.solvers.append(&mut spare);
         result.nodes = shared.nodes.load(Ordering::Relaxed);
         result.vcf_nodes = shared.vcf_nodes.load(Ordering::Relaxed);
         result.time_ms = start.elapsed().as_millis() as u64;
@@ -379,7 +419,13 @@ impl Searcher {
 }
 
 impl<'a> Worker<'a> {
-    fn new(id: usize, board: Board, shared: &'a Shared<'a>, limits: &Limits) -> Worker<'a> {
+    fn new(
+        id: usize,
+        board: Board,
+        shared: &'a Shared<'a>,
+        limits: &Limits,
+        solvers: Solvers,
+    ) -> Worker<'a> {
         Worker {
             id,
             shared,
@@ -395,13 +441,23 @@ impl<'a> Worker<'a> {
             pv_len: Box::new([0; MAX_PLY]),
             root_moves: Vec::new(),
             excluded: limits.excluded.clone(),
-            vcf: VcfSolver::with_table_bits(16),
+            vcf: solvers.vcf,
             ev: Evaluator::new(&board),
-            vct: None,
+            vct: solvers.vct,
+            vct_memory: solvers.vct_memory,
             eval_stack: Box::new([0; MAX_PLY]),
             skip: Box::new([Pos::NONE; MAX_PLY]),
             root_depth: 0,
             board,
+        }
+    }
+
+    /// The worker's threat solvers, for the next search.
+    fn into_solvers(self) -> Solvers {
+        Solvers {
+            vcf: self.vcf,
+            vct: self.vct,
+            vct_memory: self.vct_memory,
         }
     }
 
@@ -757,6 +813,11 @@ impl<'a> Worker<'a> {
     /// The worker's VCT solver (made on first use, sized by [`Limits::threat_memory`]);
     /// put it back in `self.vct` after use.
     fn take_vct_solver(&mut self, limits: &Limits) -> VctSolver {
+        if self.vct_memory != limits.threat_memory {
+            // Made for another memory limit: make a new one.
+            self.vct = None;
+            self.vct_memory = limits.threat_memory;
+        }
         self.vct
             .take()
             .unwrap_or_else(|| match limits.threat_memory {
