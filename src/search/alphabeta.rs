@@ -70,6 +70,8 @@ struct Shared<'a> {
     /// When the alpha-beta search is aborted: the hard limit less the time kept for the
     /// defensive threat check ([`DEFENCE_RESERVE_PERCENT`]).
     search_hard: Duration,
+    /// Node limit ([`Limits::max_nodes`]): main-search and threat-solver nodes together, so
+    /// that it bounds the work whatever the threat solvers' share.
     max_nodes: u64,
     /// Depth of the main thread's current iteration (0 before its first).
     main_depth: AtomicI32,
@@ -485,7 +487,9 @@ impl<'a> Worker<'a> {
             self.poll_left = POLL_INTERVAL;
             self.flush_nodes();
             if self.shared.start.elapsed() >= self.shared.search_hard
-                || self.shared.nodes.load(Ordering::Relaxed) >= self.shared.max_nodes
+                || self.shared.nodes.load(Ordering::Relaxed)
+                    + self.shared.vcf_nodes.load(Ordering::Relaxed)
+                    >= self.shared.max_nodes
             {
                 self.shared.done.store(true, Ordering::Relaxed);
             }

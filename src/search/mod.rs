@@ -21,7 +21,8 @@ pub struct Limits {
     pub budget: Budget,
     /// Stop after completing this depth (plies).
     pub max_depth: Option<i32>,
-    /// Stop after about this many nodes.
+    /// Stop after about this many nodes: main-search and threat-solver nodes together
+    /// (docs/strength.md §5).
     pub max_nodes: Option<u64>,
     /// Root moves not to consider (YXBLOCK); empty for none.
     pub excluded: Vec<Pos>,
