@@ -454,6 +454,16 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Most nodes one root or defensive threat search may take under a node limit: an eighth
+    /// of it (the limit counts solver nodes too, so the alpha-beta search keeps the rest).
+    fn solver_share(&self) -> u64 {
+        if self.shared.max_nodes == u64::MAX {
+            u64::MAX
+        } else {
+            (self.shared.max_nodes / 8).max(1)
+        }
+    }
+
     /// The worker's threat solvers, for the next search.
     fn into_solvers(self) -> Solvers {
         Solvers {
@@ -766,7 +776,7 @@ impl<'a> Worker<'a> {
         let start = self.shared.start;
         let timed = limits.budget != crate::time::Budget::UNLIMITED;
         self.vcf.set_deadline(Some(start + self.shared.hard / 4));
-        let budget = ROOT_VCF_NODES.min(self.shared.max_nodes);
+        let budget = ROOT_VCF_NODES.min(self.solver_share());
         let vcf = self.vcf.solve(&mut self.board, budget, stop);
         self.add_vcf_nodes(self.vcf.nodes());
         self.vcf.set_deadline(None);
@@ -792,7 +802,7 @@ impl<'a> Worker<'a> {
                 } else {
                     (ROOT_VCT_NODES, None)
                 };
-                let budget = nodes.min(self.shared.max_nodes);
+                let budget = nodes.min(self.solver_share());
                 let mut vct = self.take_vct_solver(limits);
                 let r = vct.solve(&mut self.board, budget, deadline, stop);
                 self.add_vcf_nodes(vct.nodes());
@@ -852,7 +862,7 @@ impl<'a> Worker<'a> {
         } else {
             DEFENCE_VCT_NODES
         }
-        .min(self.shared.max_nodes);
+        .min(self.solver_share());
         let mut vct = self.take_vct_solver(limits);
         // Ok(true): the opponent wins after `p`; Ok(false): proved safe; Err: unknown.
         let mut opp_wins = |w: &mut Self, p: Pos, nodes: u64| -> Result<bool, ()> {
