@@ -279,6 +279,10 @@ impl Searcher {
     /// [`STAND_IN_BYTES`] (emptied when the plan clears). A plan with nothing to do starts
     /// nothing. While a preparation runs, a new plan is added to it.
     pub fn prepare_in_background(&mut self, plan: Plan) {
+        if plan.clear {
+            // A new game forgets what the threat solvers learned, as `clear` does.
+            self.solvers.clear();
+        }
         if let Some(p) = self.preparing.take() {
             let p = p.then(plan);
             if plan.clear || plan.resize.is_some() {
