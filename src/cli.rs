@@ -605,7 +605,7 @@ pub fn plies(n: i32) -> String {
 }
 
 /// A score for people, from the side to move's view: `win in N plies` (`win in 1 ply`),
-/// `loss in N plies` or the number (evaluation units; see [`crate::search::WIN`]).
+/// `loss in N plies` or the number (evaluation units; see [`crate::eval::WIN`]).
 pub fn score_text(score: i32) -> String {
     match crate::search::mate_plies(score) {
         Some(n) if n > 0 => format!("win in {}", plies(n)),

@@ -20,7 +20,7 @@
 //! depth (i8 + 0), 56-57 bound, 58-63 generation.
 
 use crate::core::Pos;
-use crate::search::{WIN, WIN_THRESHOLD};
+use crate::eval::{WIN, WIN_THRESHOLD};
 use std::alloc::Layout;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};

@@ -8,10 +8,11 @@ use std::sync::atomic::AtomicBool;
 use tianyuan::board::Board;
 use tianyuan::core::{parse_point_list, Color, Pos, Rule};
 use tianyuan::engine::{Engine, Options};
+use tianyuan::eval::WIN_THRESHOLD;
 use tianyuan::opening::renju26::{recognise, OPENINGS};
 use tianyuan::opening::symmetry::{pattern_symmetries, stones_of, symmetric_points, Transform};
 use tianyuan::opening::{decide, decide_on, Action, EngineSearch, OpeningRule, Request, Step};
-use tianyuan::search::{threat, Limits, WIN_THRESHOLD};
+use tianyuan::search::{threat, Limits};
 use tianyuan::time::Budget;
 
 fn pts(s: &str) -> Vec<Pos> {

@@ -211,7 +211,7 @@ fn leaves_see_the_opponents_continuous_fours() {
     };
     let r = e.think(&b, &limits, &AtomicBool::new(false), &mut |_| {});
     assert!(
-        r.score <= -tianyuan::search::WIN_THRESHOLD,
+        r.score <= -tianyuan::eval::WIN_THRESHOLD,
         "score {} at depth {}",
         r.score,
         r.depth

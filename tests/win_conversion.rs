@@ -21,8 +21,9 @@ use threat_util::vcf_cases;
 use tianyuan::board::Board;
 use tianyuan::core::{parse_point, parse_point_list, Pos, Rule};
 use tianyuan::engine::{Engine, Options};
+use tianyuan::eval::WIN_THRESHOLD;
 use tianyuan::search::threat::{VcfOutcome, VctSolver};
-use tianyuan::search::{Limits, WIN_THRESHOLD};
+use tianyuan::search::Limits;
 use tianyuan::time::{Budget, TimeControl};
 
 /// The renju position of the bug report: black wins by VCT starting c8.

@@ -10,7 +10,7 @@
 //! ([`Board::last_changes`]), so an evaluation costs O(1).
 //!
 //! Units: [`EVAL_SCALE`] per logistic unit (the expected score of the side to move is
-//! [`win_rate`]); wins are outside this range ([`crate::search::WIN`]).
+//! [`win_rate`]); wins are outside this range ([`WIN`]).
 
 pub mod features;
 pub mod weights;
@@ -20,6 +20,13 @@ use crate::board::{Board, Combo, UndoPoint};
 use crate::core::{Color, Pos, POS_COUNT};
 use features::{class, threat_mask, CLASSES};
 use weights::EvalTables;
+
+/// Score of a five on the board now, from the winner's view. A win in `n` plies scores
+/// `WIN - n`; a loss in `n` plies `-(WIN - n)`. Search scores use the evaluation's units;
+/// wins and losses lie beyond [`WIN_THRESHOLD`], far outside [`EVAL_LIMIT`].
+pub const WIN: i32 = 30_000;
+/// Scores beyond this magnitude are wins or losses.
+pub const WIN_THRESHOLD: i32 = WIN - 1_000;
 
 /// Largest magnitude of a static evaluation.
 pub const EVAL_LIMIT: i32 = 20_000;

@@ -28,7 +28,8 @@ use super::symmetry::{pattern_symmetries, symmetric_points, PatternSymmetry};
 use super::{OpeningRule, Step, MAX_OFFERS};
 use crate::board::{Board, GameResult};
 use crate::core::{Color, Pos, Rule};
-use crate::search::{SearchResult, WIN};
+use crate::eval::WIN;
+use crate::search::SearchResult;
 use crate::time::Budget;
 use thiserror::Error;
 

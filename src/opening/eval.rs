@@ -69,7 +69,7 @@ impl Search for EngineSearch<'_> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Eval {
     /// Score from black's point of view in evaluation units (positive: black is better;
-    /// forced wins are `search::WIN` minus plies, losses the negation).
+    /// forced wins are `eval::WIN` minus plies, losses the negation).
     pub black: i32,
     /// The colour to move in the searched position.
     pub to_move: Option<Color>,

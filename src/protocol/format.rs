@@ -281,7 +281,7 @@ mod tests {
     #[test]
     fn scores() {
         assert_eq!(score_text(35), "35");
-        assert_eq!(score_text(crate::search::WIN - 5), "+M5");
-        assert_eq!(score_text(-(crate::search::WIN - 4)), "-M4");
+        assert_eq!(score_text(crate::eval::WIN - 5), "+M5");
+        assert_eq!(score_text(-(crate::eval::WIN - 4)), "-M4");
     }
 }

@@ -39,11 +39,12 @@ use super::params::PARAMS;
 use super::threat::vcf::has_caps;
 use super::threat::vcf::{VcfOutcome, VcfSolver};
 use super::threat::vct::VctSolver;
-use super::{Limits, PvLine, SearchInfo, SearchResult, WIN, WIN_THRESHOLD};
+use super::{Limits, PvLine, SearchInfo, SearchResult};
 use crate::board::{Board, Combo};
 use crate::core::{Pos, POS_COUNT};
 use crate::eval::features::class;
 use crate::eval::{win_rate, Evaluator};
+use crate::eval::{WIN, WIN_THRESHOLD};
 use crate::tt::{
     score_from_tt, score_to_tt, Bound, PauseGuard, Plan, Preparation, TranspositionTable, NO_EVAL,
     STAND_IN_BYTES,

@@ -2,17 +2,12 @@
 //! table, with threat-space solvers (`vcf`, `vct`).
 //!
 //! Scores are in evaluation units from the side to move's view; wins and losses are
-//! [`WIN`] minus the number of plies to the five (see [`crate::tt::score_to_tt`]).
+//! [`WIN`](crate::eval::WIN) minus the number of plies to the five (see [`crate::tt::score_to_tt`]).
 
 use crate::board::{Board, Combo};
 use crate::core::Pos;
+use crate::eval::{WIN, WIN_THRESHOLD};
 use crate::time::Budget;
-
-/// Score of a five on the board now, from the winner's view. A win in `n` plies scores
-/// `WIN - n`; a loss in `n` plies `-(WIN - n)`.
-pub const WIN: i32 = 30_000;
-/// Scores beyond this magnitude are wins or losses.
-pub const WIN_THRESHOLD: i32 = WIN - 1_000;
 
 /// What bounds a search.
 #[derive(Clone, Debug)]
@@ -55,7 +50,7 @@ pub struct SearchInfo {
     pub depth: i32,
     /// Deepest ply reached.
     pub seldepth: i32,
-    /// Score from the side to move's view (see [`WIN`]).
+    /// Score from the side to move's view (see [`crate::eval::WIN`]).
     pub score: i32,
     /// Main-search nodes so far (all threads): one per alpha-beta or quiescence node, as
     /// Rapfi counts them (docs/strength.md §5).
@@ -75,7 +70,7 @@ pub struct SearchInfo {
 /// One line of a multi-PV search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PvLine {
-    /// Score from the side to move's view (see [`WIN`]).
+    /// Score from the side to move's view (see [`crate::eval::WIN`]).
     pub score: i32,
     /// The line, its root move first.
     pub pv: Vec<Pos>,

@@ -11,7 +11,7 @@
 //! `WxH`, the result (`black`, `white` or `draw`), the number of opening moves (placed, not
 //! searched), then every move in play order in renju notation ([`Pos::to_notation`]). A move
 //! chosen by search carries `:score`, the search score from the mover's view in evaluation
-//! units (wins and losses as in `crate::search::WIN`), and a move scored by another engine
+//! units (wins and losses as in `crate::eval::WIN`), and a move scored by another engine
 //! (`label`) may also carry `>point`, the move that engine's search chose in the position
 //! before it (`j10:-21>h9`). Games are stored rather than
 //! positions: replaying a game regenerates every position at the cost of one move each.
