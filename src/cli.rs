@@ -459,6 +459,15 @@ pub fn bad_input(reason: &str) -> i32 {
     EXIT_BAD_INPUT
 }
 
+/// The exit status of a tool that returns a typed error: 0 on success, else the error printed
+/// by [`bad_input`] (status [`EXIT_BAD_INPUT`]).
+pub fn exit_status<E: std::fmt::Display>(result: Result<(), E>) -> i32 {
+    match result {
+        Ok(()) => 0,
+        Err(e) => bad_input(&e.to_string()),
+    }
+}
+
 /// `analyze`: search a position and report the best move.
 #[derive(Args, Debug, Clone)]
 pub struct AnalyzeArgs {

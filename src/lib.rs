@@ -24,8 +24,10 @@
 //! - [`bench`]: the `bench` tool (fixed-depth searches of built-in positions);
 //! - [`web`]: the web board, a local HTTP server with a page and a JSON API (`serve`).
 //!
-//! `cli`, `openings_cli`, `train`, `bench` and `web` form the top layer together (they
-//! share [`cli::bad_input`] for their error reports); nothing below them uses them.
+//! `cli`, `openings_cli`, `bench` and `web` form the top layer together (they share
+//! [`cli::bad_input`] for their error reports); nothing below them uses them. `train` sits
+//! just below them: it returns typed errors ([`train::TrainError`]) that the binary prints
+//! through [`cli::exit_status`], and `cli` (`label`, `merge`) uses its record format.
 #![warn(missing_docs)]
 
 pub mod arena;

@@ -91,10 +91,10 @@ fn main() {
         Some(Command::Solve(a)) => cli::solve(&a),
         Some(Command::Play(a)) => cli::play::run(&a),
         Some(Command::Match(a)) => tianyuan::arena::run(a),
-        Some(Command::Selfplay(a)) => tianyuan::train::selfplay::run(&a),
+        Some(Command::Selfplay(a)) => cli::exit_status(tianyuan::train::selfplay::run(&a)),
         Some(Command::Label(a)) => cli::label::run(&a),
         Some(Command::Merge(a)) => cli::merge::run(&a),
-        Some(Command::Tune(a)) => tianyuan::train::tune::run(&a),
+        Some(Command::Tune(a)) => cli::exit_status(tianyuan::train::tune::run(&a)),
         Some(Command::Openings(a)) => tianyuan::openings_cli::run(&a),
         Some(Command::Serve(a)) => tianyuan::web::run(&a),
     };

@@ -16,6 +16,7 @@
 //! run, byte for byte.
 
 use super::data::{write_header, GameRecord, Outcome};
+use super::TrainError;
 use crate::board::Board;
 use crate::core::{Pos, Rule};
 use crate::engine::{Engine, Options};
@@ -234,21 +235,21 @@ fn settings(args: &SelfplayArgs, opt: &GameOptions) -> serde_json::Value {
     })
 }
 
-/// Runs `selfplay`; returns the process exit status (2 on bad arguments or an unwritable
-/// output file).
-pub fn run(args: &SelfplayArgs) -> i32 {
-    let bad = crate::cli::bad_input;
+/// Runs `selfplay`. Errors: bad arguments or an output file that cannot be opened or
+/// written ([`TrainError`]).
+pub fn run(args: &SelfplayArgs) -> Result<(), TrainError> {
+    let bad = |s: String| Err(TrainError::BadArgument(s));
     let Some(rule) = Rule::parse(&args.rule) else {
-        return bad(&format!(
+        return bad(format!(
             "unknown rule '{}' (freestyle, standard, renju, caro, caro-exact)",
             args.rule
         ));
     };
     if crate::core::check_size(args.size, args.size).is_err() {
-        return bad(&format!("bad --size {}: 5..=22", args.size));
+        return bad(format!("bad --size {}: 5..=22", args.size));
     }
     if args.min_opening > args.max_opening || args.max_opening > 20 {
-        return bad("bad opening range: --min-opening <= --max-opening <= 20");
+        return bad("bad opening range: --min-opening <= --max-opening <= 20".to_string());
     }
     let exists = std::path::Path::new(&args.out).exists();
     let opened = if args.shard.is_some() {
@@ -261,7 +262,12 @@ pub fn run(args: &SelfplayArgs) -> i32 {
     };
     let file = match opened {
         Ok(f) => f,
-        Err(e) => return bad(&format!("cannot open {}: {}", args.out, e)),
+        Err(source) => {
+            return Err(TrainError::Open {
+                path: args.out.clone(),
+                source,
+            })
+        }
     };
     let opt = GameOptions {
         rule,
@@ -293,7 +299,10 @@ pub fn run(args: &SelfplayArgs) -> i32 {
         head = head.and_then(|_| writeln!(out, "{}", h.line()));
     }
     if let Err(e) = head.and_then(|_| out.flush()) {
-        return bad(&format!("cannot write {}: {}", args.out, e));
+        return Err(TrainError::Write {
+            path: args.out.clone(),
+            reason: Some(e),
+        });
     }
     let out = Mutex::new(InOrder::new(out, games.start));
     let bar = if args.quiet {
@@ -354,7 +363,10 @@ pub fn run(args: &SelfplayArgs) -> i32 {
         }
     }
     if failed.load(Ordering::Relaxed) {
-        return bad(&format!("cannot write {}", args.out));
+        return Err(TrainError::Write {
+            path: args.out.clone(),
+            reason: None,
+        });
     }
     let t = tally.lock().unwrap_or_else(|e| e.into_inner());
     let part = match args.shard {
@@ -372,5 +384,5 @@ pub fn run(args: &SelfplayArgs) -> i32 {
         t[2],
         args.out
     );
-    0
+    Ok(())
 }

@@ -25,6 +25,7 @@
 //! renju fits black and white separately.
 
 use super::data::{read_games, GameRecord};
+use super::TrainError;
 use crate::board::{Board, Combo, Pattern};
 use crate::core::{Color, Rule};
 use crate::eval::features::{self, canon, CANON_CODES, CANON_PATTERNS, MASKS};
@@ -918,26 +919,24 @@ pub fn fit_rule(
     }
 }
 
-/// Runs `tune`; returns the process exit status (2 on bad input).
-pub fn run(args: &TuneArgs) -> i32 {
-    let bad = crate::cli::bad_input;
+/// Runs `tune`. Errors: unreadable or bad game and weights files, bad `--copy` arguments,
+/// an unwritable output file ([`TrainError`]).
+pub fn run(args: &TuneArgs) -> Result<(), TrainError> {
     let mut games = Vec::new();
     for path in &args.data {
-        let f = match std::fs::File::open(path) {
-            Ok(f) => f,
-            Err(e) => return bad(&format!("cannot open {path}: {e}")),
-        };
-        match read_games(&mut std::io::BufReader::new(f)) {
-            Ok(g) => games.extend(g),
-            Err(e) => return bad(&format!("{path}: {e}")),
-        }
+        let f = std::fs::File::open(path).map_err(|source| TrainError::Open {
+            path: path.clone(),
+            source,
+        })?;
+        let g = read_games(&mut std::io::BufReader::new(f)).map_err(|source| TrainError::Data {
+            path: path.clone(),
+            source,
+        })?;
+        games.extend(g);
     }
     let mut weights = match &args.base {
         Some(p) if p == "prior" => prior_weights(),
-        Some(p) => match Weights::load(Path::new(p)) {
-            Ok(w) => w,
-            Err(e) => return bad(&e.to_string()),
-        },
+        Some(p) => Weights::load(Path::new(p))?,
         None => crate::eval::weights::active().clone(),
     };
     let mut copies = Vec::new();
@@ -949,7 +948,7 @@ pub fn run(args: &TuneArgs) -> i32 {
             .and_then(|(to, from)| Ok((Rule::parse_explained(to)?, Rule::parse_explained(from)?)));
         match pair {
             Ok(p) => copies.push(p),
-            Err(e) => return bad(&e),
+            Err(e) => return Err(TrainError::BadArgument(e)),
         }
     }
     let prior = prior_weights();
@@ -997,10 +996,13 @@ pub fn run(args: &TuneArgs) -> i32 {
         println!("{}: tables copied from {}", to.name(), from.name());
     }
     if let Err(e) = weights.save(Path::new(&args.out)) {
-        return bad(&format!("cannot write {}: {e}", args.out));
+        return Err(TrainError::Write {
+            path: args.out.clone(),
+            reason: Some(e),
+        });
     }
     println!("wrote {} (version {})", args.out, weights.version);
-    0
+    Ok(())
 }
 
 /// Writes the hand-set prior weights to `path` (bootstrapping a weights file).
