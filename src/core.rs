@@ -184,6 +184,14 @@ impl Rule {
     pub fn has_forbidden(self, color: Color) -> bool {
         self == Rule::Renju && color == Color::Black
     }
+
+    /// Whether a stone on one point can stop a five elsewhere: only in caro, where a five
+    /// with opponent stones right beyond both ends does not win (docs/protocol.md §5.3), so a
+    /// stone just beyond one end of a four whose other end is already blocked defends it.
+    #[inline]
+    pub fn has_caps(self) -> bool {
+        matches!(self, Rule::Caro | Rule::CaroExact)
+    }
 }
 
 /// The rules a command line may name, with their Gomocup numbers (for help and error texts).

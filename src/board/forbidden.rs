@@ -14,7 +14,7 @@
 //! from a copy of the packed lines. [`exact`] runs every step from the lines alone and is the
 //! reference the property tests compare [`fast`] against.
 
-use super::{Board, ForbiddenKind, Lines, Pattern, BLACK, DELTA, EMPTY};
+use super::{Board, Combo, ForbiddenKind, Lines, Pattern, BLACK, DELTA, EMPTY};
 use crate::core::{Color, Pos};
 
 /// Steps 1-4 as a verdict: `Some(Some(kind))` forbidden, `Some(None)` legal, `None` needs the
@@ -117,4 +117,21 @@ fn is_real_three(lines: &mut Lines, p: Pos, d: usize) -> bool {
         }
     }
     false
+}
+
+/// Whether a stone of `c` at empty point `p` is a legal move: always, except for renju black
+/// on a forbidden point (docs/rules.md §3). Uses the combo for the clear cases and the exact
+/// recursive test only for double-three candidates.
+#[inline]
+pub fn is_legal(board: &Board, c: Color, p: Pos) -> bool {
+    if !board.rule().has_forbidden(c) {
+        return true;
+    }
+    match board.combo(c, p) {
+        Combo::Forbidden => false,
+        // A straight four with two open threes (4-3-3) is a double three: the combo ranks
+        // the straight four first, so the exact test decides.
+        Combo::DoubleThree | Combo::Flex4 => board.forbidden(p).is_none(),
+        _ => true,
+    }
 }

@@ -23,6 +23,7 @@ pub mod pattern;
 
 use crate::core::{check_size, Color, CoordError, Pos, Rule, PAD, POS_COUNT, STRIDE};
 pub use combo::{Combo, ComboTable, Score};
+pub use forbidden::is_legal;
 use once_cell::sync::Lazy;
 pub use pattern::{has_four_line, Pattern, PatternTable};
 
@@ -941,3 +942,9 @@ impl ForbiddenKind {
 
 #[allow(dead_code)]
 const _PAD_CHECK: () = assert!(PAD == pattern::HALF);
+
+/// Whether `c` has a four or better on some line at empty point `p`.
+#[inline(always)]
+pub fn is_four_point(board: &Board, c: Color, p: Pos) -> bool {
+    has_four_line(board.code(c, p))
+}

@@ -36,7 +36,6 @@
 
 use super::movegen::{self, MoveList, Node};
 use super::params::PARAMS;
-use super::threat::vcf::has_caps;
 use super::threat::vcf::{VcfOutcome, VcfSolver};
 use super::threat::vct::VctSolver;
 use super::{Limits, PvLine, SearchInfo, SearchResult};
@@ -1096,7 +1095,7 @@ impl<'a> Worker<'a> {
         if self.ev.five_points(me) > 0 {
             return WIN - ply_i - 1;
         }
-        let caro = has_caps(self.board.rule());
+        let caro = self.board.rule().has_caps();
         let opp_fives = self.ev.five_points(opp);
         if opp_fives >= 2 && !caro {
             return -(WIN - ply_i - 2);

@@ -18,9 +18,9 @@
 //! Under renju, black's forbidden points are removed (so a five point of white that black
 //! can only block on a forbidden point leaves black without moves: a loss).
 
-use super::threat::vcf::{five_defences, has_caps, is_four_point, PosList};
+use super::threat::vcf::{five_defences, PosList};
 use crate::board::canon::CLASS_SLOTS;
-use crate::board::{Board, Combo};
+use crate::board::{is_four_point, Board, Combo};
 use crate::core::{Color, Pos};
 use crate::eval::{features, Evaluator};
 use arrayvec::ArrayVec;
@@ -129,7 +129,7 @@ pub fn generate(board: &mut Board, ev: &Evaluator, out: &mut MoveList) -> Node {
                 fives.push(p);
             }
         });
-        if has_caps(board.rule()) {
+        if board.rule().has_caps() {
             // Caro: a five can also be capped beyond an end; the exact defences.
             let mut defs = PosList::new();
             five_defences(board, opp, &fives, &mut defs);
@@ -155,7 +155,7 @@ pub fn generate(board: &mut Board, ev: &Evaluator, out: &mut MoveList) -> Node {
     }
     if ev.counts(me)[features::class::FLEX4] > 0
         && ev.four_line_points(opp) == 0
-        && !has_caps(board.rule())
+        && !board.rule().has_caps()
     {
         let mut flex = Pos::NONE;
         board.for_each_candidate(|p| {

@@ -14,9 +14,7 @@
 //! Every entry point restores the board exactly (stones and side to move) and never
 //! reports a win that the rules do not give (docs/rules.md §2-3).
 
-#[path = "vcf.rs"]
 pub mod vcf;
-#[path = "vct.rs"]
 pub mod vct;
 
 use crate::board::Board;

@@ -69,10 +69,8 @@
 //! point forbidden from afar (through the recursive double-three rule) is not generated,
 //! and quiet threats are only those that threaten a VCF at once.
 
-use super::vcf::{
-    five_defences, five_points, has_caps, is_four_point, is_legal, PosList, VcfOutcome, VcfSolver,
-};
-use crate::board::{zobrist, Board, Combo, Pattern, DELTA};
+use super::vcf::{five_defences, five_points, PosList, VcfOutcome, VcfSolver};
+use crate::board::{is_four_point, is_legal, zobrist, Board, Combo, Pattern, DELTA};
 use crate::core::{Color, Pos, POS_COUNT};
 use smallvec::SmallVec;
 use std::collections::HashMap;
@@ -658,7 +656,7 @@ impl VctSolver {
             }
             // In caro a straight four can be capped, so `S` proves nothing there: the VCF
             // threat of step 5 covers it.
-            let threats = if has_caps(b.rule()) {
+            let threats = if b.rule().has_caps() {
                 SmallVec::new()
             } else {
                 self.winning_threats(b)
@@ -970,7 +968,7 @@ impl VctSolver {
             }
             // Proved because no defence holds: the defender plays the first defence point (or
             // any legal point), then the attacker's VCF wins.
-            let threats = if has_caps(board.rule()) {
+            let threats = if board.rule().has_caps() {
                 SmallVec::new()
             } else {
                 self.winning_threats(board)

@@ -49,7 +49,7 @@
 //! Invariant: the board is restored exactly (every stone taken back, side to move unchanged)
 //! before any entry point returns.
 
-use crate::board::{Board, Combo, Pattern, DELTA};
+use crate::board::{is_four_point, is_legal, Board, Combo, Pattern, DELTA};
 use crate::core::{Color, Pos, Rule};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -85,29 +85,6 @@ impl VcfOutcome {
             VcfOutcome::Win(line) => line,
             _ => &[],
         }
-    }
-}
-
-/// Whether `c` has a four or better on some line at empty point `p`.
-#[inline(always)]
-pub fn is_four_point(board: &Board, c: Color, p: Pos) -> bool {
-    crate::board::has_four_line(board.code(c, p))
-}
-
-/// Whether a stone of `c` at empty point `p` is a legal move: always, except for renju black
-/// on a forbidden point (docs/rules.md §3). Uses the combo for the clear cases and the exact
-/// recursive test only for double-three candidates.
-#[inline]
-pub fn is_legal(board: &Board, c: Color, p: Pos) -> bool {
-    if !board.rule().has_forbidden(c) {
-        return true;
-    }
-    match board.combo(c, p) {
-        Combo::Forbidden => false,
-        // A straight four with two open threes (4-3-3) is a double three: the combo ranks
-        // the straight four first, so the exact test decides.
-        Combo::DoubleThree | Combo::Flex4 => board.forbidden(p).is_none(),
-        _ => true,
     }
 }
 
@@ -182,14 +159,6 @@ pub fn new_five_list(board: &Board, c: Color, p: Pos, pre_code: u16, out: &mut P
     });
 }
 
-/// Whether a stone on one point can stop a five elsewhere: only in caro, where a five with
-/// opponent stones right beyond both ends does not win (docs/protocol.md §5.3), so a stone just
-/// beyond one end of a four whose other end is already blocked defends it.
-#[inline]
-pub fn has_caps(rule: Rule) -> bool {
-    matches!(rule, Rule::Caro | Rule::CaroExact)
-}
-
 /// The defender's moves that leave `a` none of its five points `fives` (which must be all of
 /// them): the five points themselves and, under caro, the points within five of them on
 /// their lines that cap a five at an end. Legal for the defender; into `out` (cleared).
@@ -204,7 +173,7 @@ pub fn five_defences(board: &mut Board, a: Color, fives: &[Pos], out: &mut PosLi
     let mut cand = smallvec::SmallVec::<[Pos; 96]>::new();
     for &q in fives {
         cand.push(q);
-        if has_caps(board.rule()) {
+        if board.rule().has_caps() {
             for &delta in &DELTA {
                 for k in (-5..=5i32).filter(|&k| k != 0) {
                     let c = Pos((q.index() as i32 + k * delta) as u16);
@@ -506,7 +475,7 @@ impl VcfSolver {
         }
         let dc = a.opponent();
         let d_forbidden = b.rule().has_forbidden(dc);
-        let caps = has_caps(b.rule());
+        let caps = b.rule().has_caps();
         let next = if remaining == EXACT {
             EXACT
         } else {
