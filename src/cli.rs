@@ -544,10 +544,10 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
             return bad_input("--depth must be 1..=100");
         }
     }
-    if !(1..=crate::protocol::session::MAX_MULTIPV).contains(&args.multipv) {
+    if !(1..=crate::engine::MAX_MULTIPV).contains(&args.multipv) {
         return bad_input(&format!(
             "--multipv must be 1..={}",
-            crate::protocol::session::MAX_MULTIPV
+            crate::engine::MAX_MULTIPV
         ));
     }
     print_rule_note(&setup, args.json);

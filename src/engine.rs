@@ -11,6 +11,10 @@ use crate::tt::Plan;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// Most principal variations a search gives (`YXNBEST`, `--multipv`; more are clamped to
+/// this by the protocol; the search also stops at the number of root moves).
+pub const MAX_MULTIPV: usize = 64;
+
 /// Default transposition table size in bytes when no memory limit is given (64 MiB).
 pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 

@@ -32,7 +32,7 @@ use super::parse::{Assembled, Assembler, Body, BodyKind, Command, Coord, Info, P
 use super::swap2::{self, Swap2Answer};
 use crate::board::Board;
 use crate::core::{Color, Pos, Rule};
-use crate::engine::Engine;
+use crate::engine::{Engine, MAX_MULTIPV};
 use crate::search::{quick_move, Limits, SearchInfo, SearchResult};
 use crate::time::{Budget, TimeControl};
 use std::collections::{HashSet, VecDeque};
@@ -62,9 +62,6 @@ pub const MIN_HASH_BYTES: u64 = 1 << 20;
 pub const MAX_HASH_BYTES: u64 = 1 << 32;
 /// log2 of [`MAX_HASH_BYTES`] in KiB.
 pub const MAX_HASH_LOG2_KIB: u32 = 22;
-/// Most principal variations `YXNBEST` searches (more are clamped to this; the search
-/// also stops at the number of root moves).
-pub const MAX_MULTIPV: usize = 64;
 /// Largest thread count we pass on.
 pub const MAX_THREADS: usize = 256;
 /// The turn limit of a move when the manager never sent `timeout_turn`, `timeout_match` or

@@ -450,7 +450,7 @@ impl AnalyzeJob {
             Some(_) => return Err(ApiError::bad(format!("depth must be 1..={MAX_DEPTH}"))),
             None => None,
         };
-        let max_pv = crate::protocol::session::MAX_MULTIPV;
+        let max_pv = crate::engine::MAX_MULTIPV;
         let multipv = multipv.unwrap_or(1);
         if !(1..=max_pv as u64).contains(&multipv) {
             return Err(ApiError::bad(format!("multipv must be 1..={max_pv}")));
@@ -591,7 +591,7 @@ async fn health(State(state): State<Arc<AppState>>) -> Response {
         "hash_mb": l.hash_bytes >> 20,
         "max_time_ms": l.max_time_ms,
         "max_depth": MAX_DEPTH,
-        "max_multipv": crate::protocol::session::MAX_MULTIPV,
+        "max_multipv": crate::engine::MAX_MULTIPV,
         "min_size": crate::core::MIN_SIZE,
         "max_size": crate::core::MAX_SIZE,
         "rules": crate::core::Rule::ALL.iter().map(|r| r.name()).collect::<Vec<_>>(),
