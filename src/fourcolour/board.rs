@@ -16,7 +16,7 @@
 //! (Chebyshev distance); `hash` is the XOR of the Zobrist keys of the stones.
 
 use super::eval::{tables, Values};
-use super::rules::{decide, Color, Mode, Player};
+use super::rules::{decide, decode, Color, Mode, Player, CODES, POW5};
 use crate::core::{check_size, CoordError, Pos, POS_COUNT, STRIDE};
 use once_cell::sync::Lazy;
 use std::sync::Arc;
@@ -24,10 +24,6 @@ use thiserror::Error;
 
 /// Cell value of an off-board point.
 pub const WALL: u8 = 5;
-/// Powers of five: the weight of a window's slot `i` in its code.
-pub const POW5: [u16; 5] = [1, 5, 25, 125, 625];
-/// Number of window codes (5^5).
-pub const CODES: usize = 3125;
 /// [`Pos`] index steps of the four directions (horizontal, vertical, diagonal,
 /// anti-diagonal), matching [`crate::core::DIRS`].
 const STEPS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, 1 - STRIDE as isize];
@@ -49,11 +45,6 @@ pub struct WindowInfo {
     /// For a window with exactly four stones: bit `c` set when colour `c` placed in the hole
     /// makes a winning colouring.
     pub fills: u8,
-}
-
-/// The decoded colours of a window code, slot 0 first.
-pub fn decode(code: usize) -> [u8; 5] {
-    std::array::from_fn(|i| ((code / POW5[i] as usize) % 5) as u8)
 }
 
 /// [`WindowInfo`] for every code.

@@ -17,8 +17,7 @@
 //! colour they could still win for, so a point inside several lines adds them up, as
 //! three-and-four combinations do in two-colour play.
 
-use super::board::{decode, CODES};
-use super::rules::{Color, Mode, FOUR_TONE_FIVES};
+use super::rules::{decode, Color, Mode, CODES, FOUR_TONE_FIVES};
 use once_cell::sync::Lazy;
 
 /// Value of a window for the owner of its winning colour, by stones in it, when the owner's
@@ -92,7 +91,7 @@ pub fn team_score(mode: Mode, sums: &[i32; 4], team: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fourcolour::board::POW5;
+    use crate::fourcolour::rules::POW5;
 
     fn code(w: [u8; 5]) -> usize {
         (0..5).map(|i| w[i] as usize * POW5[i] as usize).sum()

@@ -153,6 +153,16 @@ pub fn is_four_tone(w: &[u8; 5]) -> bool {
     seen == 0b11110
 }
 
+/// Powers of five: the weight of a window's slot `i` in its code.
+pub const POW5: [u16; 5] = [1, 5, 25, 125, 625];
+/// Number of window codes (5^5).
+pub const CODES: usize = 3125;
+
+/// The decoded colours of a window code, slot 0 first.
+pub fn decode(code: usize) -> [u8; 5] {
+    std::array::from_fn(|i| ((code / POW5[i] as usize) % 5) as u8)
+}
+
 /// The winning colour of five consecutive points on one line, read in either direction:
 /// `Some(c)` when all five hold colour `c` (a one-colour five) or when they read
 /// `c x y z c` with `c x y z` a permutation of the four colours (a four-tone five);
