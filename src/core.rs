@@ -324,6 +324,25 @@ fn excerpt_of(text: &str, max_chars: usize) -> String {
     out
 }
 
+/// One number of a coordinate: decimal digits with an optional `-`, white space around it
+/// allowed (docs/protocol.md §1.2: spaces and tabs around the commas of coordinates are
+/// ignored); `None` for anything else or a value beyond `i64`.
+pub fn parse_coord_number(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+/// The one parser of `x,y` text (protocol coordinates, engine answers, command lines): two
+/// [`parse_coord_number`]s and one comma; `None` otherwise.
+pub fn parse_xy(text: &str) -> Option<(i64, i64)> {
+    let (a, b) = text.split_once(',')?;
+    Some((parse_coord_number(a)?, parse_coord_number(b)?))
+}
+
 /// Parses human notation (`h8`, `H8`; letter first, row counted from 1) or protocol `x,y`
 /// (0-based, spaces allowed around the comma) and checks it against a `width` x `height`
 /// board.
@@ -333,10 +352,8 @@ fn excerpt_of(text: &str, max_chars: usize) -> String {
 pub fn parse_point(text: &str, width: usize, height: usize) -> Result<Pos, CoordError> {
     let t = text.trim();
     let bad = || CoordError::BadNotation(t.to_string());
-    let (x, y) = if let Some((a, b)) = t.split_once(',') {
-        let x: i64 = a.trim().parse().map_err(|_| bad())?;
-        let y: i64 = b.trim().parse().map_err(|_| bad())?;
-        (x, y)
+    let (x, y) = if t.contains(',') {
+        parse_xy(t).ok_or_else(bad)?
     } else {
         let mut chars = t.chars();
         let c = chars.next().ok_or_else(bad)?;

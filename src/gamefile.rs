@@ -264,7 +264,10 @@ fn parse_psq(text: &str) -> Result<GameFile, GameFileError> {
             continue;
         }
         if in_moves {
-            let nums: Option<Vec<i64>> = line.split(',').map(|t| t.trim().parse().ok()).collect();
+            let nums: Option<Vec<i64>> = line
+                .split(',')
+                .map(crate::core::parse_coord_number)
+                .collect();
             match nums {
                 Some(n) if (2..=3).contains(&n.len()) => {
                     let (x, y) = (n[0], n[1]);

@@ -205,18 +205,16 @@ pub enum MoveReply {
 }
 
 /// Parses a move line: two decimal integers separated by a comma, spaces allowed around
-/// each number (Judge converts numbers tolerantly; docs/protocol.md §3.1). `None` otherwise.
+/// each number (Judge converts numbers tolerantly; docs/protocol.md §3.1), as
+/// [`crate::core::parse_xy`] reads them; a number of more than 9 digits is garbage, not a
+/// point. `None` otherwise.
 pub fn parse_move_line(line: &str) -> Option<(i64, i64)> {
+    let short = |t: &str| t.trim().trim_start_matches('-').len() <= 9;
     let (a, b) = line.split_once(',')?;
-    let num = |t: &str| -> Option<i64> {
-        let t = t.trim();
-        let digits = t.strip_prefix('-').unwrap_or(t);
-        if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) || digits.len() > 9 {
-            return None;
-        }
-        t.parse().ok()
-    };
-    Some((num(a)?, num(b)?))
+    if !short(a) || !short(b) {
+        return None;
+    }
+    crate::core::parse_xy(line)
 }
 
 /// The `BOARD` request of a position (docs/protocol.md §2.7): one `x,y,field` line per stone

@@ -10,6 +10,7 @@
 //! Keywords (command words, `INFO` keys, `DONE`) are case-insensitive; argument text keeps its
 //! case. Spaces and tabs around the command, its arguments and the commas are ignored.
 
+use crate::core::{parse_coord_number, parse_xy};
 use thiserror::Error;
 
 /// Longest piece of offending input quoted in an error message, in bytes.
@@ -306,13 +307,7 @@ pub fn parse_int(token: &str) -> Result<i64, ParseError> {
 /// Errors: [`ParseError::BadCoordinates`] naming the text.
 pub fn parse_coord(text: &str) -> Result<Coord, ParseError> {
     let t = text.trim_matches(is_blank);
-    let bad = || ParseError::BadCoordinates(quote(t));
-    let mut parts = t.split(',');
-    let (Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next()) else {
-        return Err(bad());
-    };
-    let x = a.trim_matches(is_blank).parse::<i64>().map_err(|_| bad())?;
-    let y = b.trim_matches(is_blank).parse::<i64>().map_err(|_| bad())?;
+    let (x, y) = parse_xy(t).ok_or_else(|| ParseError::BadCoordinates(quote(t)))?;
     Ok(Coord { x, y })
 }
 
@@ -327,7 +322,7 @@ pub fn parse_body_line(kind: BodyKind, line: &str) -> Result<BodyLine, ParseErro
     }
     let bad = || ParseError::BadCoordinates(quote(t));
     let parts: Vec<&str> = t.split(',').map(|p| p.trim_matches(is_blank)).collect();
-    let num = |s: &str| s.parse::<i64>().map_err(|_| bad());
+    let num = |s: &str| parse_coord_number(s).ok_or_else(bad);
     match (kind.has_field(), parts.len()) {
         (true, 3) => Ok(BodyLine {
             at: Coord {
