@@ -475,6 +475,35 @@ pub fn parse_move_text(text: &str, width: usize, height: usize) -> Result<Vec<Po
 /// The four line directions as `(dx, dy)`: horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
+/// A small deterministic generator (SplitMix64), so that a seed gives the same Zobrist keys,
+/// openings and shuffles on every platform (the one generator of the crate).
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator with this seed.
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A uniform value in `0..n` (`n > 0`), by rejection so there is no modulo bias.
+    pub fn below(&mut self, n: u64) -> u64 {
+        let zone = u64::MAX - u64::MAX % n;
+        loop {
+            let v = self.next_u64();
+            if v < zone {
+                return v % n;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

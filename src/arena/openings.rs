@@ -190,7 +190,8 @@ fn check_playable(moves: &[Pos], size: usize, rule: Rule) -> Result<(), String> 
     Ok(())
 }
 
-pub use crate::opening::suite::{shuffle, SplitMix64};
+pub use crate::core::SplitMix64;
+pub use crate::opening::suite::shuffle;
 
 #[cfg(test)]
 mod tests {

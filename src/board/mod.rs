@@ -21,7 +21,7 @@ pub mod combo;
 pub mod forbidden;
 pub mod pattern;
 
-use crate::core::{check_size, Color, CoordError, Pos, Rule, PAD, POS_COUNT, STRIDE};
+use crate::core::{check_size, Color, CoordError, Pos, Rule, SplitMix64, PAD, POS_COUNT, STRIDE};
 pub use combo::{Combo, ComboTable, Score};
 pub use forbidden::is_legal;
 use once_cell::sync::Lazy;
@@ -85,18 +85,11 @@ static LINE_MAP: LineMap = build_line_map();
 
 /// Zobrist keys per colour and point, from a fixed seed (deterministic across runs).
 static ZOBRIST: Lazy<Box<[[u64; POS_COUNT]; 2]>> = Lazy::new(|| {
-    let mut s: u64 = 0x7469_616e_7975_616e; // "tianyuan"
-    let mut next = || {
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = SplitMix64::new(0x7469_616e_7975_616e); // "tianyuan"
     let mut t = Box::new([[0u64; POS_COUNT]; 2]);
     for c in 0..2 {
         for p in 0..POS_COUNT {
-            t[c][p] = next();
+            t[c][p] = rng.next_u64();
         }
     }
     t

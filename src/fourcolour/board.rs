@@ -17,7 +17,7 @@
 
 use super::eval::{tables, Values};
 use super::rules::{decide, decode, Color, Mode, Player, CODES, POW5};
-use crate::core::{check_size, CoordError, Pos, POS_COUNT, STRIDE};
+use crate::core::{check_size, CoordError, Pos, SplitMix64, POS_COUNT, STRIDE};
 use once_cell::sync::Lazy;
 use std::sync::Arc;
 use thiserror::Error;
@@ -80,19 +80,12 @@ pub static WINDOW_INFO: Lazy<Vec<WindowInfo>> = Lazy::new(|| {
 
 /// Zobrist keys: `ZOBRIST[c - 1][pos]` for colour number `c` (seeded splitmix64, fixed).
 static ZOBRIST: Lazy<Vec<[u64; POS_COUNT]>> = Lazy::new(|| {
-    let mut s: u64 = 0x5eed_f0c0_10c5_2024;
-    let mut next = || {
-        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = SplitMix64::new(0x5eed_f0c0_10c5_2024);
     (0..4)
         .map(|_| {
             let mut t = [0u64; POS_COUNT];
             for k in t.iter_mut() {
-                *k = next();
+                *k = rng.next_u64();
             }
             t
         })

@@ -22,11 +22,12 @@
 
 use super::eval::{Candidate, Eval, Evaluator, Probe, Search};
 use super::renju26::{self, RenjuOpening};
-use super::suite::{random_opening, SplitMix64};
+use super::suite::random_opening;
 use super::swap2::{self, Swap2Answer};
 use super::symmetry::{pattern_symmetries, symmetric_points, PatternSymmetry};
 use super::{OpeningRule, Step, MAX_OFFERS};
 use crate::board::{Board, GameResult};
+use crate::core::SplitMix64;
 use crate::core::{Color, Pos, Rule};
 use crate::eval::WIN;
 use crate::search::SearchResult;

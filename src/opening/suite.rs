@@ -16,41 +16,12 @@ use super::eval::{EngineSearch, Probe, Search};
 use super::renju26;
 use super::symmetry::{board_canonical, Transform};
 use crate::board::Board;
-use crate::core::{Color, Pos, Rule};
+use crate::core::{Color, Pos, Rule, SplitMix64};
 use crate::engine::Engine;
 use crate::search::Limits;
 use crate::time::Budget;
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
-
-/// A small deterministic generator (SplitMix64), so that a seed gives the same openings and
-/// the same shuffles on every platform.
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator with this seed.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A uniform value in `0..n` (`n > 0`), by rejection so there is no modulo bias.
-    pub fn below(&mut self, n: u64) -> u64 {
-        let zone = u64::MAX - u64::MAX % n;
-        loop {
-            let v = self.next_u64();
-            if v < zone {
-                return v % n;
-            }
-        }
-    }
-}
 
 /// Shuffles in place (Fisher-Yates) with a [`SplitMix64`] seeded by `seed`.
 pub fn shuffle<T>(items: &mut [T], seed: u64) {
