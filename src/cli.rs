@@ -27,9 +27,7 @@ use std::sync::atomic::AtomicBool;
 
 pub mod fourcolour;
 
-pub use position::{
-    parse_rule, position_caption, write_text, PictureArgs, Position, PositionArgs, Setup,
-};
+pub use position::{position_caption, write_text, PictureArgs, Position, PositionArgs, Setup};
 
 /// Exit status for bad input.
 pub const EXIT_BAD_INPUT: i32 = 2;
@@ -103,7 +101,7 @@ pub struct ForbiddenArgs {
 pub fn forbidden(args: &ForbiddenArgs) -> i32 {
     let mut pos = args.pos.clone();
     if let Some(r) = &pos.rule {
-        match parse_rule(r) {
+        match Rule::parse_explained(r) {
             Ok(Rule::Renju) => {}
             Ok(r) => {
                 return bad_input(&format!(
@@ -556,7 +554,7 @@ pub struct DemoArgs {
 /// Runs `demo`; returns the exit status. On a terminal the board is redrawn in place;
 /// otherwise each position is printed after the previous one.
 pub fn demo(args: &DemoArgs) -> i32 {
-    let rule = match parse_rule(&args.rule) {
+    let rule = match Rule::parse_explained(&args.rule) {
         Ok(r) => r,
         Err(e) => return bad_input(&e),
     };

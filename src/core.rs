@@ -194,6 +194,15 @@ impl Rule {
     }
 }
 
+/// [`Rule::parse_explained`]: the one parser of a `--rule` value (clap uses it for every
+/// argument of type [`Rule`]).
+impl std::str::FromStr for Rule {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Rule, String> {
+        Rule::parse_explained(s)
+    }
+}
+
 /// The rules a command line may name, with their Gomocup numbers (for help and error texts).
 pub const RULE_CHOICES: &str = "freestyle (0), standard (1), renju (4), caro (8), caro-exact (9)";
 

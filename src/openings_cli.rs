@@ -204,9 +204,9 @@ fn decide_cmd(a: &DecideArgs) -> i32 {
         ));
     };
     let game_rule = match &a.rule {
-        Some(r) => match Rule::parse(r) {
-            Some(r) => r,
-            None => return bad_input(&format!("unknown rule '{}'", r)),
+        Some(r) => match Rule::parse_explained(r) {
+            Ok(r) => r,
+            Err(e) => return bad_input(&e),
         },
         None if matches!(rule, OpeningRule::Rif | OpeningRule::Soosorv8) => Rule::Renju,
         None => Rule::Freestyle,
@@ -262,8 +262,9 @@ fn decide_cmd(a: &DecideArgs) -> i32 {
 }
 
 fn generate(a: &GenerateArgs) -> i32 {
-    let Some(rule) = Rule::parse(&a.rule) else {
-        return bad_input(&format!("unknown rule '{}'", a.rule));
+    let rule = match Rule::parse_explained(&a.rule) {
+        Ok(r) => r,
+        Err(e) => return bad_input(&e),
     };
     if crate::core::check_size(a.size, a.size).is_err() {
         return bad_input(&format!("unsupported board size {}", a.size));

@@ -12,7 +12,7 @@ pub struct MatchArgs {
     #[arg(long = "engine", value_name = "CMD", required = true)]
     pub engines: Vec<String>,
     /// Rule: freestyle (0), standard (1), renju (4), caro (8) or caro-exact (9).
-    #[arg(long, default_value = "freestyle", value_parser = parse_rule)]
+    #[arg(long, default_value = "freestyle")]
     pub rule: Rule,
     /// Board side in points (5..=22); matches are played on square boards (`START n`).
     #[arg(long, default_value = "15")]
@@ -103,10 +103,6 @@ fn parse_opening_rule(s: &str) -> Result<crate::opening::OpeningRule, String> {
     crate::opening::OpeningRule::parse(s).ok_or_else(|| {
         format!("unknown opening rule '{s}' (swap2, rif, soosorv8, swap1, swap5, cswap)")
     })
-}
-
-fn parse_rule(s: &str) -> Result<Rule, String> {
-    Rule::parse_explained(s)
 }
 
 /// Errors that stop a match before or while it runs (an engine's misbehaviour in a game is

@@ -19,11 +19,9 @@
 //! line. When the game ends (a five, a renju foul, a full board, a resignation) the result is
 //! printed; `undo`, `save`, `load` and `quit` still work.
 
-use super::{
-    bad_input, check_time_ms, engine_options, parse_rule, score_text, PositionArgs, MAX_TIME_MS,
-};
+use super::{bad_input, check_time_ms, engine_options, score_text, PositionArgs, MAX_TIME_MS};
 use crate::board::{Board, GameResult};
-use crate::core::{excerpt, parse_point, quote_path, Color, Pos};
+use crate::core::{excerpt, parse_point, quote_path, Color, Pos, Rule};
 use crate::engine::Engine;
 use crate::gamefile::{game_text, read_game, replay, GameFormat, GameRecordText};
 use crate::search::Limits;
@@ -103,7 +101,7 @@ pub fn run(args: &PlayArgs) -> i32 {
         },
     };
     if let Some(r) = &args.pos.rule {
-        if let Err(e) = parse_rule(r) {
+        if let Err(e) = Rule::parse_explained(r) {
             return bad_input(&e);
         }
     }

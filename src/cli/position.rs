@@ -122,13 +122,6 @@ impl Setup {
     }
 }
 
-/// Parses a rule name for the command line (see [`Rule::parse_explained`]).
-///
-/// Errors: a one-line reason that lists the valid rules.
-pub fn parse_rule(s: &str) -> Result<Rule, String> {
-    Rule::parse_explained(s)
-}
-
 impl PositionArgs {
     /// Reads the rule, the board size and the moves or stones, without building the board.
     ///
@@ -140,7 +133,7 @@ impl PositionArgs {
             None => None,
         };
         let mut rule = match &self.rule {
-            Some(r) => Some(parse_rule(r)?),
+            Some(r) => Some(Rule::parse_explained(r)?),
             None => None,
         };
         let sources = [self.moves.is_some(), self.file.is_some()]

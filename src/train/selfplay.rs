@@ -239,12 +239,7 @@ fn settings(args: &SelfplayArgs, opt: &GameOptions) -> serde_json::Value {
 /// written ([`TrainError`]).
 pub fn run(args: &SelfplayArgs) -> Result<(), TrainError> {
     let bad = |s: String| Err(TrainError::BadArgument(s));
-    let Some(rule) = Rule::parse(&args.rule) else {
-        return bad(format!(
-            "unknown rule '{}' (freestyle, standard, renju, caro, caro-exact)",
-            args.rule
-        ));
-    };
+    let rule = Rule::parse_explained(&args.rule).map_err(TrainError::BadArgument)?;
     if crate::core::check_size(args.size, args.size).is_err() {
         return bad(format!("bad --size {}: 5..=22", args.size));
     }
