@@ -2,8 +2,9 @@
 //! of its own: it installs only the packages whose commands are missing (Chromium for the
 //! browser test, Slurm and munge for the Slurm test) in one apt call, keeps apt's and dpkg's
 //! output to itself unless the installation fails, fails when a command is still missing
-//! (without running the tests), builds the engine without the web board and checks that it
-//! plays a move, and runs `cargo test` with `CI` set.
+//! (without running the tests), checks formatting and lints, builds the engine without the
+//! web board and checks that it plays a move, runs `cargo test` with `CI` set, and then the
+//! wall-clock tests on their own.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -40,6 +41,7 @@ impl Sandbox {
             "cargo",
             &format!(
                 r#"echo "cargo $* CI=${{CI:-}}" >> '{log}'
+[ "$1" = fmt ] && [ -e '{dir}/cargo-fmt-fails' ] && {{ echo "Diff in src/lib.rs"; exit 1; }}
 case " $* " in *" build "*)
   d=target; prev=""
   for a in "$@"; do [ "$prev" = "--target-dir" ] && d="$a"; prev="$a"; done
@@ -154,6 +156,15 @@ while read -r l; do
 done
 "#;
 
+/// The last two cargo calls of a run that gets through: the README's test command, then the
+/// wall-clock tests alone.
+fn cargo_steps_end() -> [String; 2] {
+    [
+        "cargo test CI=true".to_string(),
+        "cargo test -- --ignored --test-threads=1 wall_clock_ CI=true".to_string(),
+    ]
+}
+
 const SLURM: [&str; 4] = ["slurmctld", "slurmd", "sbatch", "munged"];
 
 /// The `apt-get install` calls.
@@ -180,7 +191,7 @@ fn installs_what_is_missing_quietly_then_tests_under_ci() {
         "{calls:?}"
     );
     assert!(i[0].contains("-qq"), "{calls:?}");
-    assert_eq!(calls.last().unwrap(), "cargo test CI=true", "{calls:?}");
+    assert_eq!(calls[calls.len() - 2..], cargo_steps_end(), "{calls:?}");
 }
 
 #[test]
@@ -225,7 +236,7 @@ fn installs_only_the_missing_packages() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(!calls.iter().any(|c| c.starts_with("apt-get")), "{calls:?}");
     assert!(!out.contains("installing"), "{out}");
-    assert_eq!(calls.last().unwrap(), "cargo test CI=true", "{calls:?}");
+    assert_eq!(calls[calls.len() - 2..], cargo_steps_end(), "{calls:?}");
 }
 
 #[test]
@@ -304,6 +315,44 @@ fn the_build_without_the_web_board_must_play() {
     );
     assert!(
         !calls.iter().any(|c| c.starts_with("cargo test")),
+        "{calls:?}"
+    );
+}
+
+/// Issue 32: formatting and lints are checked before anything is built, and every cargo step
+/// runs in order: fmt, clippy, the build without the web board, the tests, the wall-clock
+/// tests alone.
+#[test]
+fn checks_format_and_lints_then_builds_then_tests() {
+    let s = Sandbox::new("steps");
+    s.present(&["chromium", "chromedriver"]);
+    s.present(&SLURM);
+    let (code, out, err, calls) = s.run();
+    assert_eq!(code, 0, "{out}{err}");
+    let cargo: Vec<&String> = calls.iter().filter(|c| c.starts_with("cargo ")).collect();
+    let want = [
+        "cargo --version CI=".to_string(),
+        "cargo fmt --check CI=true".to_string(),
+        "cargo clippy --all-targets -- -D warnings CI=true".to_string(),
+        format!(
+            "cargo build --release --no-default-features --target-dir {} CI=true",
+            s.no_web_target().display()
+        ),
+        "cargo test CI=true".to_string(),
+        "cargo test -- --ignored --test-threads=1 wall_clock_ CI=true".to_string(),
+    ];
+    assert_eq!(cargo, want.iter().collect::<Vec<_>>(), "{calls:?}");
+    // A failing step stops the run: here `cargo fmt --check`.
+    let s = Sandbox::new("fmt-fails");
+    s.present(&["chromium", "chromedriver"]);
+    s.present(&SLURM);
+    std::fs::write(s.dir.join("cargo-fmt-fails"), "").unwrap();
+    let (code, out, err, calls) = s.run();
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(
+        !calls
+            .iter()
+            .any(|c| c.starts_with("cargo clippy") || c.starts_with("cargo test")),
         "{calls:?}"
     );
 }
