@@ -456,7 +456,7 @@ impl Board {
         }
         sum
     }
-    /// The point-score table of colour `c`.
+    /// The combo table of colour `c`: each code's threat ([`Combo`]) and point score.
     #[inline]
     pub fn combo_table(&self, c: Color) -> &'static ComboTable {
         self.combo_tables[c.index()]
@@ -551,7 +551,8 @@ impl Board {
     }
 
     /// Puts `v` on `p` and updates every incremental structure; with `SAVE` the old codes
-    /// and scores of the changed points go on the undo stack.
+    /// and threat classes of the changed points go on the undo stack (the board keeps no
+    /// point scores: [`Board::score`] sums them from the table when asked).
     #[inline(always)]
     fn place<const SAVE: bool>(&mut self, p: Pos, v: u8) {
         let pi = p.index();
@@ -860,9 +861,12 @@ impl Board {
             .collect()
     }
 
-    /// Draws the board as text, row `height` at the top (docs/rules.md §1), with column
-    /// letters; `X` black, `O` white, `#` dead stone, `.` empty, and `marks` drawn on empty
-    /// points.
+    /// Draws the board as text for debugging and test failures: row 1 at the **bottom** and
+    /// row `height` at the top, the rows numbered and the columns lettered on both sides; `X`
+    /// black, `O` white, `#` dead stone, `.` empty, and `marks` drawn on empty points. This is
+    /// the mirror image of the project's diagrams (`view`, docs/rules.md §1), which put row 1
+    /// at the top: a stone's label here is still its notation, but the picture is flipped top
+    /// to bottom.
     pub fn render(&self, marks: &[(Pos, char)]) -> String {
         let mut s = String::new();
         let letters: String = (0..self.width)
@@ -894,8 +898,9 @@ impl Board {
         s
     }
 
-    /// Recomputes codes, scores, `near` and the hash from scratch and compares them with the
-    /// incremental ones (for tests). Returns a description of the first difference.
+    /// Recomputes the hash, the line codes, the threat classes and `near` (stone counts and
+    /// the candidate area) from scratch and compares them with the incremental ones (for
+    /// tests). Returns a description of the first difference.
     pub fn verify_incremental(&self) -> Result<(), String> {
         let mut hash = 0u64;
         for (&p, &c) in self.moves.iter().zip(&self.colors) {
