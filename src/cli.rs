@@ -35,7 +35,7 @@ pub const EXIT_BAD_INPUT: i32 = 2;
 /// Board side used when neither `--size` nor a game file gives one.
 pub const DEFAULT_SIZE: usize = 15;
 
-/// Rule used when neither `--rule` nor a game file names one (README, "Positions").
+/// Rule used when neither `--rule` nor a game file names one (docs/tools.md, "Positions").
 pub const DEFAULT_RULE: Rule = Rule::Renju;
 
 /// Longest time limit a tool accepts, in milliseconds (a day).

@@ -48,4 +48,5 @@ pub mod time;
 pub mod train;
 pub mod tt;
 pub mod view;
+#[cfg(feature = "web")]
 pub mod web;

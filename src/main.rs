@@ -47,6 +47,7 @@ enum Command {
     /// balanced opening suite.
     Openings(tianyuan::openings_cli::OpeningsArgs),
     /// Serve the web board: a local page to play and analyse on, and a JSON API.
+    #[cfg(feature = "web")]
     Serve(tianyuan::web::ServeArgs),
     /// Run the protocol engine (the default when no subcommand is given).
     Protocol,
@@ -96,6 +97,7 @@ fn main() {
         Some(Command::Merge(a)) => cli::merge::run(&a),
         Some(Command::Tune(a)) => cli::exit_status(tianyuan::train::tune::run(&a)),
         Some(Command::Openings(a)) => tianyuan::openings_cli::run(&a),
+        #[cfg(feature = "web")]
         Some(Command::Serve(a)) => tianyuan::web::run(&a),
     };
     std::process::exit(code);

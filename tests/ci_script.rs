@@ -2,7 +2,9 @@
 //! of its own: it installs only the packages whose commands are missing (Chromium for the
 //! browser test, Slurm and munge for the Slurm test) in one apt call, keeps apt's and dpkg's
 //! output to itself unless the installation fails, fails when a command is still missing
-//! (without running the tests), and runs `cargo test` with `CI` set.
+//! (without running the tests), checks formatting and lints, builds the engine without the
+//! web board and checks that it plays a move, runs `cargo test` with `CI` set, and then the
+//! wall-clock tests on their own.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -33,10 +35,26 @@ impl Sandbox {
         }
         let s = Sandbox { dir };
         let log = s.log_path();
+        // cargo: logs its arguments; `build` puts the engine stand-in (`engine`, see
+        // `engine`) where `--target-dir` says the release binary goes.
         s.script(
             "cargo",
-            &format!("echo \"cargo $* CI=${{CI:-}}\" >> '{}'\n", log.display()),
+            &format!(
+                r#"echo "cargo $* CI=${{CI:-}}" >> '{log}'
+[ "$1" = fmt ] && [ -e '{dir}/cargo-fmt-fails' ] && {{ echo "Diff in src/lib.rs"; exit 1; }}
+case " $* " in *" build "*)
+  d=target; prev=""
+  for a in "$@"; do [ "$prev" = "--target-dir" ] && d="$a"; prev="$a"; done
+  /bin/mkdir -p "$d/release"
+  /bin/cp '{dir}/engine' "$d/release/pbrain-tianyuan"
+  /bin/chmod +x "$d/release/pbrain-tianyuan" ;;
+esac
+"#,
+                log = log.display(),
+                dir = s.dir.display(),
+            ),
         );
+        s.engine(ENGINE);
         s.script("sudo", "exec \"$@\"\n");
         // apt-get: logs its arguments; `install` prints dpkg-like noise and, unless told
         // to fail or to install nothing, puts the commands of the packages on PATH.
@@ -75,6 +93,16 @@ esac
         }
     }
 
+    /// The protocol engine that the stand-in `cargo build` makes (a shell script).
+    fn engine(&self, body: &str) {
+        std::fs::write(self.dir.join("engine"), format!("#!/bin/sh\n{body}")).unwrap();
+    }
+
+    /// Where `.ci/run` builds the engine without the web board (`CI_NO_WEB_TARGET`).
+    fn no_web_target(&self) -> PathBuf {
+        self.dir.join("no-web")
+    }
+
     fn log_path(&self) -> PathBuf {
         self.dir.join("calls.log")
     }
@@ -95,6 +123,7 @@ esac
             .env_clear()
             .env("PATH", self.dir.join("bin"))
             .env("CI_SBIN_DIRS", self.dir.join("sbin"))
+            .env("CI_NO_WEB_TARGET", self.no_web_target())
             .env("HOME", &self.dir)
             .output()
             .unwrap();
@@ -116,6 +145,24 @@ impl Drop for Sandbox {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// An engine stand-in that answers as the real one does: `OK` to START, a move to BEGIN,
+/// and exits on END; it writes what it reads to `engine.in` beside itself.
+const ENGINE: &str = r#"log="$(dirname "$0")/../../engine.in"
+while read -r l; do
+  echo "$l" >> "$log"
+  case "$l" in START*) echo OK ;; BEGIN*) echo "DEBUG thinking"; echo 7,7 ;; END*) exit 0 ;; esac
+done
+"#;
+
+/// The last two cargo calls of a run that gets through: the README's test command, then the
+/// wall-clock tests alone.
+fn cargo_steps_end() -> [String; 2] {
+    [
+        "cargo test CI=true".to_string(),
+        "cargo test -- --ignored --test-threads=1 wall_clock_ CI=true".to_string(),
+    ]
 }
 
 const SLURM: [&str; 4] = ["slurmctld", "slurmd", "sbatch", "munged"];
@@ -144,7 +191,7 @@ fn installs_what_is_missing_quietly_then_tests_under_ci() {
         "{calls:?}"
     );
     assert!(i[0].contains("-qq"), "{calls:?}");
-    assert_eq!(calls.last().unwrap(), "cargo test CI=true", "{calls:?}");
+    assert_eq!(calls[calls.len() - 2..], cargo_steps_end(), "{calls:?}");
 }
 
 #[test]
@@ -189,7 +236,7 @@ fn installs_only_the_missing_packages() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(!calls.iter().any(|c| c.starts_with("apt-get")), "{calls:?}");
     assert!(!out.contains("installing"), "{out}");
-    assert_eq!(calls.last().unwrap(), "cargo test CI=true", "{calls:?}");
+    assert_eq!(calls[calls.len() - 2..], cargo_steps_end(), "{calls:?}");
 }
 
 #[test]
@@ -229,6 +276,83 @@ fn fails_when_a_command_is_still_missing() {
     );
     assert!(
         !calls.iter().any(|c| c.starts_with("cargo test")),
+        "{calls:?}"
+    );
+}
+
+/// Issue 32: the build without the web board (`--no-default-features`) is built apart and
+/// must answer BEGIN with a move before the tests run.
+#[test]
+fn the_build_without_the_web_board_must_play() {
+    let s = Sandbox::new("noweb");
+    s.present(&["chromium", "chromedriver"]);
+    s.present(&SLURM);
+    let (code, out, err, calls) = s.run();
+    assert_eq!(code, 0, "{out}{err}");
+    let build = format!(
+        "cargo build --release --no-default-features --target-dir {} CI=true",
+        s.no_web_target().display()
+    );
+    let b = calls.iter().position(|c| *c == build);
+    let t = calls.iter().position(|c| c == "cargo test CI=true");
+    assert!(b.is_some() && b < t, "{calls:?}");
+    assert!(out.contains("no-web build: BEGIN answered 7,7"), "{out}");
+    let fed = std::fs::read_to_string(s.dir.join("engine.in")).unwrap();
+    let fed: Vec<&str> = fed.lines().collect();
+    assert_eq!(fed.first(), Some(&"START 15"), "{fed:?}");
+    assert!(fed.contains(&"BEGIN"), "{fed:?}");
+    assert_eq!(fed.last(), Some(&"END"), "{fed:?}");
+    // An engine that dies without a move (here at START) fails the run before the tests.
+    let s = Sandbox::new("noweb-dies");
+    s.present(&["chromium", "chromedriver"]);
+    s.present(&SLURM);
+    s.engine("echo OK\nexit 3\n");
+    let (code, out, err, calls) = s.run();
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("error: the build without the web board (--no-default-features) gave no move after START 15, BEGIN"),
+        "{err}"
+    );
+    assert!(
+        !calls.iter().any(|c| c.starts_with("cargo test")),
+        "{calls:?}"
+    );
+}
+
+/// Issue 32: formatting and lints are checked before anything is built, and every cargo step
+/// runs in order: fmt, clippy, the build without the web board, the tests, the wall-clock
+/// tests alone.
+#[test]
+fn checks_format_and_lints_then_builds_then_tests() {
+    let s = Sandbox::new("steps");
+    s.present(&["chromium", "chromedriver"]);
+    s.present(&SLURM);
+    let (code, out, err, calls) = s.run();
+    assert_eq!(code, 0, "{out}{err}");
+    let cargo: Vec<&String> = calls.iter().filter(|c| c.starts_with("cargo ")).collect();
+    let want = [
+        "cargo --version CI=".to_string(),
+        "cargo fmt --check CI=true".to_string(),
+        "cargo clippy --all-targets -- -D warnings CI=true".to_string(),
+        format!(
+            "cargo build --release --no-default-features --target-dir {} CI=true",
+            s.no_web_target().display()
+        ),
+        "cargo test CI=true".to_string(),
+        "cargo test -- --ignored --test-threads=1 wall_clock_ CI=true".to_string(),
+    ];
+    assert_eq!(cargo, want.iter().collect::<Vec<_>>(), "{calls:?}");
+    // A failing step stops the run: here `cargo fmt --check`.
+    let s = Sandbox::new("fmt-fails");
+    s.present(&["chromium", "chromedriver"]);
+    s.present(&SLURM);
+    std::fs::write(s.dir.join("cargo-fmt-fails"), "").unwrap();
+    let (code, out, err, calls) = s.run();
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(
+        !calls
+            .iter()
+            .any(|c| c.starts_with("cargo clippy") || c.starts_with("cargo test")),
         "{calls:?}"
     );
 }

@@ -415,7 +415,13 @@ fn yxstop_ends_the_search_with_a_move() {
     d.push(&["YXSTOP"]);
     let out = d.wait();
     one_move(&out);
-    assert!(t0.elapsed() < std::time::Duration::from_millis(500));
+    // The search has no limit, so any answer is the stop's; within Gomocup's 1000 ms
+    // tolerance, with room for a loaded machine.
+    assert!(
+        t0.elapsed() < std::time::Duration::from_millis(1000),
+        "{:?}",
+        t0.elapsed()
+    );
     // A variant change during a search waits for the answer.
     assert!(d.push(&r).is_empty());
     assert!(d.push(&["INFO variant standard"]).is_empty());

@@ -325,6 +325,10 @@ fn black_winning_by_vct_is_taken() {
 /// Decisions keep within the time given (generously: the machine may be loaded).
 #[test]
 fn decisions_keep_to_their_time() {
+    /// The time each decision gets.
+    const BUDGET_MS: u64 = 400;
+    /// Gomocup's time tolerance: a reply later than its limit plus this loses.
+    const TOLERANCE_MS: u64 = 1000;
     let mut e = engine();
     let stop = AtomicBool::new(false);
     for (rule, step, moves, n) in [
@@ -344,9 +348,16 @@ fn decisions_keep_to_their_time() {
         };
         let mut search = EngineSearch::new(&mut e, Limits::default(), &stop);
         let t0 = std::time::Instant::now();
-        let d = decide(&req, &mut search, Budget::fixed(400)).unwrap();
+        let d = decide(&req, &mut search, Budget::fixed(BUDGET_MS)).unwrap();
         let ms = t0.elapsed().as_millis();
-        assert!(ms <= 1200, "{rule} {step}: {ms} ms for a 400 ms budget");
+        // The decision keeps its budget as a referee judges it: within the budget plus
+        // Gomocup's 1000 ms tolerance (a margin that a loaded machine's scheduling does not
+        // use up; an overrun of the budget's order, e.g. one search per candidate each with
+        // the whole budget, still fails).
+        assert!(
+            ms <= (BUDGET_MS + TOLERANCE_MS) as u128,
+            "{rule} {step}: {ms} ms for a {BUDGET_MS} ms budget"
+        );
         assert!(d.time_ms as u128 <= ms);
         assert!(d.searches >= 1);
     }

@@ -2,8 +2,9 @@
 //! `Engine::think` with `Options { threads: 2, .. }`: legal moves in self-play under every
 //! rule, the basic tactics (win in one, block a four, answer an open three, renju black
 //! avoiding a forbidden point), VCF puzzles of `tests/data/vcf_positions.txt`, VCT wins found
-//! by the threat helper thread while the main thread searches, and a prompt stop while the
-//! threat helper is busy. Also the single-thread deterministic mode that `bench` relies on.
+//! by the root threat search (the main thread runs the root VCF and VCT before its alpha-beta
+//! search while the helper thread searches), and a prompt stop while that root VCT is busy.
+//! Also the single-thread deterministic mode that `bench` relies on.
 //!
 //! Every search is bounded by depth and node count, never by time, so the outcome does not
 //! depend on how loaded the machine is.
@@ -221,12 +222,12 @@ fn one_thread_is_deterministic() {
     assert_eq!(a.pv, c.pv);
 }
 
-/// With two threads the root VCT runs on the threat helper while the main thread searches;
-/// a win it proves is the search's result even when the main thread's own search (depth 2
-/// here) sees nothing. Positions: the first ten `vcf=no` puzzles whose VCT the solver proves
+/// With two threads the main thread runs the root VCT before its alpha-beta search while the
+/// helper thread searches; a win it proves is the search's result even when the alpha-beta
+/// search (depth 2 here) sees nothing. Positions: the first ten `vcf=no` puzzles whose VCT the solver proves
 /// within 150 000 nodes (the root VCT's budget is 200 000).
 #[test]
-fn root_vct_win_found_by_the_threat_helper() {
+fn root_vct_win_found_with_two_threads() {
     let stop = AtomicBool::new(false);
     let mut solver = VctSolver::new();
     let mut checked = 0;
@@ -261,10 +262,10 @@ fn root_vct_win_found_by_the_threat_helper() {
     assert_eq!(checked, 10, "fewer than ten VCT positions in the data");
 }
 
-/// A stop raised while the threat helper runs a long root VCT (no node or depth limit, no
-/// deadline) ends the whole search promptly with a legal move.
+/// A stop raised while the main thread runs a long root VCT (no node or depth limit, no
+/// deadline) and the helper thread searches ends the whole search promptly with a legal move.
 #[test]
-fn stop_ends_the_search_while_the_threat_helper_is_busy() {
+fn stop_ends_the_search_while_the_root_vct_is_busy() {
     let stop = AtomicBool::new(false);
     let mut solver = VctSolver::new();
     let case = threat_util::vcf_cases()

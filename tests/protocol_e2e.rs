@@ -19,6 +19,10 @@ use std::time::{Duration, Instant};
 
 /// Generous wait for replies that should come at once (the machine may be loaded).
 const REPLY: Duration = Duration::from_secs(10);
+/// How soon the engine must exit after `END`, idle or searching: the 1000 ms that Gomocup
+/// tolerates past a limit (the engine takes a few milliseconds; the rest is room for a
+/// loaded machine).
+const END_TOLERANCE: Duration = Duration::from_millis(1000);
 
 struct Proc {
     child: Child,
@@ -146,11 +150,7 @@ fn about_first_game_then_end() {
     let t0 = Instant::now();
     p.send("END\r\n");
     let st = p.wait_exit(Duration::from_secs(5)).expect("exit");
-    assert!(
-        t0.elapsed() < Duration::from_millis(500),
-        "END took {:?}",
-        t0.elapsed()
-    );
+    assert!(t0.elapsed() < END_TOLERANCE, "END took {:?}", t0.elapsed());
     assert!(st.success());
     assert!(
         p.line(Duration::from_millis(50)).is_none(),
@@ -167,11 +167,9 @@ fn end_while_searching_exits_fast() {
     let t0 = Instant::now();
     p.send("BOARD\n7,7,2\n8,8,1\n6,9,2\nDONE\nEND\n");
     let st = p.wait_exit(Duration::from_secs(5)).expect("exit");
-    assert!(
-        t0.elapsed() < Duration::from_millis(500),
-        "END took {:?}",
-        t0.elapsed()
-    );
+    // The search had 60 s: exiting within the referee's tolerance shows that END stopped it
+    // rather than waited for it.
+    assert!(t0.elapsed() < END_TOLERANCE, "END took {:?}", t0.elapsed());
     assert!(st.success());
     // At most the move (if the search had already finished), nothing else.
     let mut rest = Vec::new();

@@ -1,7 +1,7 @@
 //! Extensions: YXSHOWFORBID reports the points forbidden to the side to move (docs/protocol.md
 //! §6.1): black's under renju, none when white is to move; SOLVE (this engine's threat-space
-//! solver command, README); and a max_memory below the engine's needs is reported with a
-//! MESSAGE (§2.4).
+//! solver command, docs/protocol.md §6.4); and a max_memory below the engine's needs is
+//! reported with a MESSAGE (§2.4).
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::channel;

@@ -18,8 +18,12 @@
 //! A case with a late reply is played a second time and fails only if a reply is late again
 //! (a loaded machine may delay one reply; work done on the clock repeats).
 //!
-//! Run with `cargo test --test time_safety -- --nocapture` to see the reply times;
-//! `tools/first_reply.py` prints first-reply times of the release binary.
+//! These tests hold the engine to the limits themselves (200 ms turns, 40 ms past a hard
+//! limit), which a loaded machine (two cores, a build beside the tests) can break for reasons
+//! that are not the engine's. They are therefore `#[ignore]`d, named `wall_clock_*`, and
+//! `.ci/run` runs them on their own after the rest of the suite, one at a time:
+//! `cargo test -- --ignored --test-threads=1 wall_clock_`. Add `--nocapture` to see the
+//! reply times; `tools/first_reply.py` prints first-reply times of the release binary.
 #![cfg(unix)]
 
 use std::collections::HashSet;
@@ -169,7 +173,8 @@ fn run(case: &Case) -> Vec<(&'static str, u64)> {
 }
 
 #[test]
-fn every_reply_within_the_turn_limit_whatever_the_table_size() {
+#[ignore = "wall clock: run alone by .ci/run (cargo test -- --ignored wall_clock_)"]
+fn wall_clock_every_reply_within_the_turn_limit_whatever_the_table_size() {
     const MIB: u64 = 1 << 20;
     let cases = [
         (Some(0), None, 1, (1 << 30, 2)),
@@ -226,7 +231,8 @@ fn every_reply_within_the_turn_limit_whatever_the_table_size() {
 /// search's stop flag at the hard limit; the search must then answer within a few
 /// milliseconds of it.
 #[test]
-fn a_timed_search_ends_at_its_hard_limit_in_a_crowded_position() {
+#[ignore = "wall clock: run alone by .ci/run (cargo test -- --ignored wall_clock_)"]
+fn wall_clock_a_timed_search_ends_at_its_hard_limit_in_a_crowded_position() {
     use std::sync::atomic::AtomicBool;
     use tianyuan::board::Board;
     use tianyuan::core::{parse_point, Rule};
@@ -282,7 +288,8 @@ fn a_timed_search_ends_at_its_hard_limit_in_a_crowded_position() {
 /// nodes polled the clock (a forced move was answered after 603 ms of a 200 ms turn). Every
 /// sub-search now starts only before the deadline, and the VCF polls across solves.
 #[test]
-fn a_vct_solve_keeps_its_deadline_in_caro() {
+#[ignore = "wall clock: run alone by .ci/run (cargo test -- --ignored wall_clock_)"]
+fn wall_clock_a_vct_solve_keeps_its_deadline_in_caro() {
     use std::sync::atomic::AtomicBool;
     use tianyuan::board::Board;
     use tianyuan::core::{parse_point, Rule};

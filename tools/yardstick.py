@@ -2,7 +2,7 @@
 """Search the same positions with Tianyuan and another pbrain engine; compare depth and speed.
 
 usage: yardstick.py --ours target/release/pbrain-tianyuan --peer PATH/pbrain-rapfi
-                    [--positions tools/yardstick_freestyle15.txt] [--time-ms 1000]
+                    [--positions tools/yardstick_positions.txt] [--time-ms 1000]
                     [--memory 67108864] [--only N]
 
 Each engine gets every position as a fresh game over the Piskvork protocol, one thread, a
@@ -114,7 +114,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ours", required=True)
     ap.add_argument("--peer", required=True)
-    ap.add_argument("--positions", default="tools/yardstick_freestyle15.txt")
+    ap.add_argument("--positions", default="tools/yardstick_positions.txt")
     ap.add_argument("--time-ms", type=int, default=1000)
     ap.add_argument("--memory", type=int, default=64 << 20)
     ap.add_argument("--only", type=int, default=0, help="first N positions only")

@@ -1,5 +1,6 @@
-//! Point classes from the four line patterns of one colour, and the per-point scores that the
-//! board keeps summed for evaluation.
+//! Point classes from the four line patterns of one colour, and the hand-set per-point scores
+//! of each code (the board keeps codes and classes, not scores: [`super::Board::score`] sums
+//! these over the candidates when asked, for the hand-set reference evaluation of `tune`).
 //!
 //! A point's *code* packs its four [`Pattern`]s for one colour into 16 bits (direction `d` in
 //! bits `4d..4d+4`). [`ComboTable`] maps every code to a [`Combo`] (the threat the stone would

@@ -23,6 +23,7 @@ pub mod pattern;
 mod query;
 
 use crate::core::{check_size, Color, CoordError, Pos, Rule, SplitMix64, PAD, POS_COUNT, STRIDE};
+use arrayvec::ArrayVec;
 pub use combo::{Combo, ComboTable, Score};
 pub use forbidden::is_legal;
 use once_cell::sync::Lazy;
@@ -202,6 +203,10 @@ impl Lines {
         self.table
     }
 }
+
+/// Most points one move changes: the point played and up to five points each way on its four
+/// lines.
+const MAX_CHANGES: usize = 1 + 4 * 2 * 5;
 
 /// The state of one point before a move changed it (for undo, and for incremental
 /// evaluation: [`Board::last_changes`]).
@@ -446,7 +451,7 @@ impl Board {
         }
         sum
     }
-    /// The point-score table of colour `c`.
+    /// The combo table of colour `c`: each code's threat ([`Combo`]) and point score.
     #[inline]
     pub fn combo_table(&self, c: Color) -> &'static ComboTable {
         self.combo_tables[c.index()]
@@ -489,9 +494,9 @@ impl Board {
         }
     }
     /// The points the last move changed, with their codes before it, in the order of the
-    /// changes: first the point played, then the empty points whose codes changed (a point
-    /// changed in several directions appears once per direction; its first entry holds its
-    /// codes before the move). Empty if no move was played.
+    /// changes: first the point played, then the empty points within reach of it on its four
+    /// lines, each once (a point shares one line with the move), whether its codes changed or
+    /// not. Empty if no move was played.
     #[inline]
     pub fn last_changes(&self) -> &[UndoPoint] {
         match self.undo_moves.last() {
@@ -541,12 +546,16 @@ impl Board {
     }
 
     /// Puts `v` on `p` and updates every incremental structure; with `SAVE` the old codes
-    /// and scores of the changed points go on the undo stack.
+    /// and threat classes of the changed points go on the undo stack (the board keeps no
+    /// point scores: [`Board::score`] sums them from the table when asked).
     #[inline(always)]
     fn place<const SAVE: bool>(&mut self, p: Pos, v: u8) {
         let pi = p.index();
+        // The changed points of this move, gathered on the stack and appended to the undo
+        // stack at once (one capacity check instead of one a point).
+        let mut saved = ArrayVec::<UndoPoint, MAX_CHANGES>::new();
         if SAVE {
-            self.undo_points.push(UndoPoint {
+            saved.push(UndoPoint {
                 q: pi as u16,
                 code: [self.code[0][pi], self.code[1][pi]],
                 cls: [self.cls[0][pi], self.cls[1][pi]],
@@ -559,13 +568,18 @@ impl Board {
         self.lines.set(p, v);
         self.stones += 1;
         match self.lines.table.short() {
-            Some(short) => self.update_around::<SAVE, 4>(p, |w, off| {
+            Some(short) => self.update_around::<SAVE, 4>(p, &mut saved, |w, off| {
                 short[pattern::short_window_key(w, off) as usize]
             }),
             None => {
                 let table = self.lines.table;
-                self.update_around::<SAVE, 5>(p, |w, off| table.lookup(pattern::window_key(w, off)))
+                self.update_around::<SAVE, 5>(p, &mut saved, |w, off| {
+                    table.lookup(pattern::window_key(w, off))
+                })
             }
+        }
+        if SAVE {
+            self.undo_points.extend_from_slice(&saved);
         }
         self.rows[p.y() + 2] |= 1 << (p.x() + 2);
         let square = 0x1F << p.x();
@@ -586,61 +600,97 @@ impl Board {
         self.stones -= 1;
         self.rows[p.y() + 2] &= !(1 << (p.x() + 2));
         self.near[p.y()..p.y() + 5].copy_from_slice(&mu.near);
-        for u in self.undo_points.drain(mu.height as usize..).rev() {
+        let height = mu.height as usize;
+        for u in self.undo_points[height..].iter().rev() {
             let q = u.q as usize & (POS_COUNT - 1);
             self.code[0][q] = u.code[0];
             self.code[1][q] = u.code[1];
             self.cls[0][q] = u.cls[0];
             self.cls[1][q] = u.cls[1];
         }
+        self.undo_points.truncate(height);
     }
 
     /// Re-reads the patterns of the empty points within `REACH` of `p` on its four lines
     /// (5, or 4 for a rule whose patterns never depend on the fifth point, with its short
     /// table: [`PatternTable::short`]); `pair(word, offset)` reads both colours' patterns.
+    /// With `SAVE` every empty point read goes to `saved` (changed or not: nearly all change,
+    /// and the test would cost more than it saves).
     #[inline(always)]
     fn update_around<const SAVE: bool, const REACH: i32>(
         &mut self,
         p: Pos,
+        saved: &mut ArrayVec<UndoPoint, MAX_CHANGES>,
+        pair: impl Fn(u64, usize) -> u8 + Copy,
+    ) {
+        self.update_line::<SAVE, REACH, 0>(p, saved, pair);
+        self.update_line::<SAVE, REACH, 1>(p, saved, pair);
+        self.update_line::<SAVE, REACH, 2>(p, saved, pair);
+        self.update_line::<SAVE, REACH, 3>(p, saved, pair);
+    }
+
+    /// [`Board::update_around`] on the line of direction `D`, one point after the other
+    /// (written out, so that each point's offset is a constant).
+    #[inline(always)]
+    fn update_line<const SAVE: bool, const REACH: i32, const D: usize>(
+        &mut self,
+        p: Pos,
+        saved: &mut ArrayVec<UndoPoint, MAX_CHANGES>,
+        pair: impl Fn(u64, usize) -> u8 + Copy,
+    ) {
+        let pi = p.index();
+        let word = self.lines.words[D][LINE_MAP.line[D][pi] as usize];
+        let off = LINE_MAP.off[D][pi] as i32;
+        if REACH >= 5 {
+            self.update_point::<SAVE, D, -5>(pi, word, off, saved, pair);
+        }
+        self.update_point::<SAVE, D, -4>(pi, word, off, saved, pair);
+        self.update_point::<SAVE, D, -3>(pi, word, off, saved, pair);
+        self.update_point::<SAVE, D, -2>(pi, word, off, saved, pair);
+        self.update_point::<SAVE, D, -1>(pi, word, off, saved, pair);
+        self.update_point::<SAVE, D, 1>(pi, word, off, saved, pair);
+        self.update_point::<SAVE, D, 2>(pi, word, off, saved, pair);
+        self.update_point::<SAVE, D, 3>(pi, word, off, saved, pair);
+        self.update_point::<SAVE, D, 4>(pi, word, off, saved, pair);
+        if REACH >= 5 {
+            self.update_point::<SAVE, D, 5>(pi, word, off, saved, pair);
+        }
+    }
+
+    /// Re-reads the patterns of the point `K` steps from the move (index `pi`) in direction
+    /// `D`, if it is empty; `word` and `off` are the move's line word and offset in it.
+    #[inline(always)]
+    fn update_point<const SAVE: bool, const D: usize, const K: i32>(
+        &mut self,
+        pi: usize,
+        word: u64,
+        off: i32,
+        saved: &mut ArrayVec<UndoPoint, MAX_CHANGES>,
         pair: impl Fn(u64, usize) -> u8,
     ) {
-        let m = &LINE_MAP;
-        let pi = p.index();
-        for (d, &delta) in DELTA.iter().enumerate() {
-            let word = self.lines.words[d][m.line[d][pi] as usize];
-            let off = m.off[d][pi] as i32;
-            let shift = 4 * d as u32;
-            let mask = !(0xFu16 << shift);
-            for k in -REACH..=REACH {
-                if k == 0 {
-                    continue;
-                }
-                // Masking keeps the index provably in bounds (it always is: PAD >= 5).
-                let q = ((pi as i32 + k * delta) as usize) & (POS_COUNT - 1);
-                if self.lines.cells[q] != EMPTY {
-                    continue;
-                }
-                let pair = pair(word, (off + k) as usize);
-                let ob = self.code[0][q];
-                let ow = self.code[1][q];
-                let nb = (ob & mask) | (((pair & 0xF) as u16) << shift);
-                let nw = (ow & mask) | (((pair >> 4) as u16) << shift);
-                if nb == ob && nw == ow {
-                    continue;
-                }
-                if SAVE {
-                    self.undo_points.push(UndoPoint {
-                        q: q as u16,
-                        code: [ob, ow],
-                        cls: [self.cls[0][q], self.cls[1][q]],
-                    });
-                }
-                self.code[0][q] = nb;
-                self.code[1][q] = nw;
-                self.cls[0][q] = canon::CANON[nb as usize];
-                self.cls[1][q] = canon::CANON[nw as usize];
-            }
+        // Masking keeps the index provably in bounds (it always is: PAD >= 5).
+        let q = ((pi as i32 + K * DELTA[D]) as usize) & (POS_COUNT - 1);
+        if self.lines.cells[q] != EMPTY {
+            return;
         }
+        let shift = 4 * D as u32;
+        let mask = !(0xFu16 << shift);
+        let pair = pair(word, (off + K) as usize);
+        let ob = self.code[0][q];
+        let ow = self.code[1][q];
+        if SAVE {
+            saved.push(UndoPoint {
+                q: q as u16,
+                code: [ob, ow],
+                cls: [self.cls[0][q], self.cls[1][q]],
+            });
+        }
+        let nb = (ob & mask) | (((pair & 0xF) as u16) << shift);
+        let nw = (ow & mask) | (((pair >> 4) as u16) << shift);
+        self.code[0][q] = nb;
+        self.code[1][q] = nw;
+        self.cls[0][q] = canon::CANON[nb as usize];
+        self.cls[1][q] = canon::CANON[nw as usize];
     }
 }
 

@@ -168,9 +168,12 @@ impl Board {
             .collect()
     }
 
-    /// Draws the board as text, row `height` at the top (docs/rules.md §1), with column
-    /// letters; `X` black, `O` white, `#` dead stone, `.` empty, and `marks` drawn on empty
-    /// points.
+    /// Draws the board as text for debugging and test failures: row 1 at the **bottom** and
+    /// row `height` at the top, the rows numbered and the columns lettered on both sides; `X`
+    /// black, `O` white, `#` dead stone, `.` empty, and `marks` drawn on empty points. This is
+    /// the mirror image of the project's diagrams (`view`, docs/rules.md §1), which put row 1
+    /// at the top: a stone's label here is still its notation, but the picture is flipped top
+    /// to bottom.
     pub fn render(&self, marks: &[(Pos, char)]) -> String {
         let mut s = String::new();
         let letters: String = (0..self.width)
@@ -202,8 +205,9 @@ impl Board {
         s
     }
 
-    /// Recomputes codes, scores, `near` and the hash from scratch and compares them with the
-    /// incremental ones (for tests). Returns a description of the first difference.
+    /// Recomputes the hash, the line codes, the threat classes and `near` (stone counts and
+    /// the candidate area) from scratch and compares them with the incremental ones (for
+    /// tests). Returns a description of the first difference.
     pub fn verify_incremental(&self) -> Result<(), String> {
         let mut hash = 0u64;
         for (&p, &c) in self.moves.iter().zip(&self.colors) {

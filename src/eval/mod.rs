@@ -216,9 +216,11 @@ pub fn evaluate(board: &Board) -> i32 {
     Evaluator::new(board).evaluate(board.side_to_move())
 }
 
-/// The evaluation from the side to move's point-score sum `mine` and the opponent's
-/// `theirs` (the hand-set scores of [`crate::board::combo`], summed over the move
-/// candidates; used for move ordering).
+/// The old hand-set evaluation, from the side to move's point-score sum `mine` and the
+/// opponent's `theirs` (the hand-set scores of [`crate::board::combo`], summed over the move
+/// candidates by [`crate::board::Board::score`]). Neither the search nor its move ordering
+/// uses it: `tune` keeps it as a reference predictor, whose held-out loss is printed beside
+/// the fitted evaluation's.
 #[inline]
 pub fn combine(mine: i32, theirs: i32) -> i32 {
     let v = (mine * 6 - theirs * 5) / 4 + 8;
