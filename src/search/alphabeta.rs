@@ -217,6 +217,14 @@ impl Solvers {
             vct_memory: None,
         }
     }
+
+    /// Forgets what the solvers learned (new game) but keeps their memory.
+    fn reset(&mut self) {
+        self.vcf.reset();
+        if let Some(v) = self.vct.as_mut() {
+            v.reset();
+        }
+    }
 }
 
 impl Searcher {
@@ -266,7 +274,7 @@ impl Searcher {
     /// Empties the table (new game, `YXHASHCLEAR`) and forgets what the threat solvers
     /// learned.
     pub fn clear(&mut self) {
-        self.solvers.clear();
+        self.solvers.iter_mut().for_each(Solvers::reset);
         self.finish_preparation();
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(),
@@ -284,7 +292,7 @@ impl Searcher {
     pub fn prepare_in_background(&mut self, plan: Plan) {
         if plan.clear {
             // A new game forgets what the threat solvers learned, as `clear` does.
-            self.solvers.clear();
+            self.solvers.iter_mut().for_each(Solvers::reset);
         }
         if let Some(p) = self.preparing.take() {
             let p = p.then(plan);

@@ -267,6 +267,28 @@ impl VctSolver {
         }
     }
 
+    /// Back to the state of a new solver of the same sizes (new game), keeping the memory of
+    /// its tables and buffers: no allocation, no page faults.
+    pub fn reset(&mut self) {
+        self.vcf.reset();
+        self.tt.clear();
+        self.arena.clear();
+        self.wins.clear();
+        self.attacker = Color::Black;
+        self.nodes = 0;
+        self.limit = u64::MAX;
+        self.deadline = None;
+        self.aborted = false;
+        self.incomplete = false;
+        self.stamp.fill(0);
+        self.generation = 0;
+        self.quiet = false;
+        self.allow_quiet = true;
+        self.vcf_budget = VCF_BUDGET;
+        self.proof_nodes = 0;
+        self.first_pass = 0;
+    }
+
     /// Nodes of the last call: proof-search nodes plus VCF sub-search nodes.
     pub fn nodes(&self) -> u64 {
         self.nodes
