@@ -55,6 +55,10 @@ fn tables_are_lazily_resident_and_freed_on_resize() {
     // parallel starts on the first clear): well under one big table, so leaking a single
     // table would fail.
     const SLACK: usize = 12 * MIB;
+    // The threat solvers' tables, kept between games and reset in place (a new game zeroes
+    // them, so the ones the searches used stay resident: about 13 MiB here). Part of the
+    // engine's memory plan (`Engine::memory_overhead`), not of the table.
+    const SOLVERS: usize = 16 * MIB;
 
     let before = rss();
     let mut e = Engine::new(Options {
@@ -113,5 +117,5 @@ fn tables_are_lazily_resident_and_freed_on_resize() {
     let (first_big, first_small) = (after_big[0], after_small[0]);
     assert!(after_big.iter().all(|&r| r <= first_big + SLACK));
     assert!(after_small.iter().all(|&r| r <= first_small + SLACK));
-    assert!(after_big.iter().all(|&r| r <= before + BIG + SLACK));
+    assert!(after_big.iter().all(|&r| r <= before + BIG + SOLVERS + SLACK));
 }
