@@ -117,5 +117,7 @@ fn tables_are_lazily_resident_and_freed_on_resize() {
     let (first_big, first_small) = (after_big[0], after_small[0]);
     assert!(after_big.iter().all(|&r| r <= first_big + SLACK));
     assert!(after_small.iter().all(|&r| r <= first_small + SLACK));
-    assert!(after_big.iter().all(|&r| r <= before + BIG + SOLVERS + SLACK));
+    assert!(after_big
+        .iter()
+        .all(|&r| r <= before + BIG + SOLVERS + SLACK));
 }
