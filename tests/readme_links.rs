@@ -9,19 +9,23 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The lines of a Markdown text outside fenced code blocks (the fences left out).
+fn prose_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut fenced = false;
+    text.lines().filter(move |line| {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            return false;
+        }
+        !fenced
+    })
+}
+
 /// The targets of the inline links `[text](target)` of a Markdown text, outside code blocks
 /// and code spans.
 fn link_targets(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut fenced = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for line in prose_lines(text) {
         // Drop code spans, whose brackets are not links.
         let mut plain = String::new();
         let mut in_code = false;
@@ -60,21 +64,12 @@ fn slug(heading: &str) -> String {
 
 /// The anchors of a Markdown file's headings (outside code blocks).
 fn anchors(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut fenced = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if !fenced && line.starts_with('#') {
-            let heading = line.trim_start_matches('#');
-            if heading.starts_with(' ') {
-                out.push(slug(heading));
-            }
-        }
-    }
-    out
+    prose_lines(text)
+        .filter(|line| line.starts_with('#'))
+        .map(|line| line.trim_start_matches('#'))
+        .filter(|heading| heading.starts_with(' '))
+        .map(slug)
+        .collect()
 }
 
 /// The links of `file` (relative to the repository) that do not resolve, with the reason.
