@@ -11,13 +11,13 @@ use tianyuan::search::threat::{VcfOutcome, VcfSolver};
 fn compare(rule: Rule, cases: usize, seed: u64) {
     let exact = !matches!(rule, Rule::Caro | Rule::CaroExact);
     let mut missed = 0;
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let stop = AtomicBool::new(false);
     let mut solver = VcfSolver::with_table_bits(14);
     let (mut checked, mut wins, mut skipped, mut quiet) = (0, 0, 0, 0);
     for i in 0..cases {
-        let size = 7 + rng.below(3);
-        let stones = 8 + rng.below(24);
+        let size = 7 + rng.below(3) as usize;
+        let stones = 8 + rng.below(24) as usize;
         let mut b = random_position(&mut rng, size, rule, stones);
         // Positions where the side to move already faces two fives are trivial; keep them.
         let mut budget = 4_000u64;

@@ -101,7 +101,7 @@ impl Verifier {
 }
 
 fn verify(rule: Rule, cases: usize, seed: u64, max_calls: u32) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let stop = AtomicBool::new(false);
     let mut v = Verifier {
         vct: VctSolver::new(),
@@ -111,8 +111,8 @@ fn verify(rule: Rule, cases: usize, seed: u64, max_calls: u32) {
     };
     let (mut wins, mut verified, mut quiet) = (0, 0, 0);
     for i in 0..cases {
-        let size = 7 + rng.below(2);
-        let stones = 10 + rng.below(14);
+        let size = 7 + rng.below(2) as usize;
+        let stones = 10 + rng.below(14) as usize;
         let mut b = random_position(&mut rng, size, rule, stones);
         if v.vcf.solve(&mut b, 1_000_000, &stop) != VcfOutcome::None {
             continue;

@@ -342,20 +342,8 @@ pub fn vcf_cases() -> Vec<VcfCase> {
     out
 }
 
-/// SplitMix64: a seeded generator, so every run checks the same positions.
-pub struct Rng(pub u64);
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The crate's seeded generator (SplitMix64), so every run checks the same positions.
+pub use tianyuan::core::SplitMix64 as Rng;
 
 /// A random position on a `size` x `size` board: `stones` stones of random colours, none
 /// completing a five, and a random side to move.
@@ -365,7 +353,10 @@ pub fn random_position(rng: &mut Rng, size: usize, rule: Rule, stones: usize) ->
     let mut tries = 0;
     while placed < stones && tries < 10 * stones {
         tries += 1;
-        let p = Pos::new(rng.below(size), rng.below(size));
+        let p = Pos::new(
+            rng.below(size as u64) as usize,
+            rng.below(size as u64) as usize,
+        );
         let c = if rng.below(2) == 0 {
             Color::Black
         } else {
