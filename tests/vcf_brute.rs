@@ -4,14 +4,14 @@
 mod threat_util;
 
 use std::sync::atomic::AtomicBool;
-use threat_util::{brute_vcf, check_vcf_line, fives, random_position, Rng};
-use tianyuan::core::Rule;
+use threat_util::{brute_vcf, check_vcf_line, fives, random_position};
+use tianyuan::core::{Rule, SplitMix64};
 use tianyuan::search::threat::{VcfOutcome, VcfSolver};
 
 fn compare(rule: Rule, cases: usize, seed: u64) {
     let exact = !matches!(rule, Rule::Caro | Rule::CaroExact);
     let mut missed = 0;
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let stop = AtomicBool::new(false);
     let mut solver = VcfSolver::with_table_bits(14);
     let (mut checked, mut wins, mut skipped, mut quiet) = (0, 0, 0, 0);

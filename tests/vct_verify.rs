@@ -7,9 +7,9 @@
 mod threat_util;
 
 use std::sync::atomic::AtomicBool;
-use threat_util::{brute_vcf, check_vct_line, legal, random_position, Rng};
+use threat_util::{brute_vcf, check_vct_line, legal, random_position};
 use tianyuan::board::Board;
-use tianyuan::core::{Color, Pos, Rule};
+use tianyuan::core::{Color, Pos, Rule, SplitMix64};
 use tianyuan::search::threat::{VcfOutcome, VcfSolver, VctSolver};
 
 const VCT_NODES: u64 = 100_000;
@@ -101,7 +101,7 @@ impl Verifier {
 }
 
 fn verify(rule: Rule, cases: usize, seed: u64, max_calls: u32) {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let stop = AtomicBool::new(false);
     let mut v = Verifier {
         vct: VctSolver::new(),

@@ -8,7 +8,7 @@
 
 use std::sync::atomic::AtomicBool;
 use tianyuan::board::{Board, Pattern};
-use tianyuan::core::{parse_point_list, Color, Pos, Rule};
+use tianyuan::core::{parse_point_list, Color, Pos, Rule, SplitMix64};
 use tianyuan::search::threat::VcfSolver;
 
 /// Every five point of `c` (full scan).
@@ -342,12 +342,9 @@ pub fn vcf_cases() -> Vec<VcfCase> {
     out
 }
 
-/// The crate's seeded generator (SplitMix64), so every run checks the same positions.
-pub use tianyuan::core::SplitMix64 as Rng;
-
 /// A random position on a `size` x `size` board: `stones` stones of random colours, none
 /// completing a five, and a random side to move.
-pub fn random_position(rng: &mut Rng, size: usize, rule: Rule, stones: usize) -> Board {
+pub fn random_position(rng: &mut SplitMix64, size: usize, rule: Rule, stones: usize) -> Board {
     let mut b = Board::new(size, size, rule).unwrap();
     let mut placed = 0;
     let mut tries = 0;
