@@ -6,7 +6,8 @@
 //! gives seat `s` to engine `(s + g) mod E`: the engines rotate through the seats, and with
 //! fewer engines than seats an engine sits in several seats (one process each, each seeing
 //! only its own requests). Every seat runs its own process, started for the game and ended
-//! after it.
+//! after it (the first game may use the process that answered `ABOUT`). The games run on
+//! the match runner of both variants (`arena::runner`), `--concurrency` at a time.
 //!
 //! **Requests.** After `START` each process gets `INFO variant fourcolour`, `INFO mode M`,
 //! then the usual `INFO` block (`INFO rule 1` when the exact-five option is on, else 0).
@@ -31,14 +32,14 @@
 //! `game-NNNN.log` (every seat's protocol transcript), `summary.txt` and `results.json`.
 //! There is no SGF: SGF has no four-colour game type.
 
-use super::player::{EngineSpec, MoveReply, Player, Reply};
+use super::player::{MoveReply, Player, Reply};
 use super::referee::{info_block, GameConfig, Termination, UNLIMITED_TIME_LEFT};
+use super::results::write_file as write;
+use super::runner::{run_games, Referee};
 use super::{ArenaError, MatchArgs, MatchConfig};
 use crate::core::{Pos, Rule};
 use crate::fourcolour::{Color, FourBoard, Mode, Outcome, Player as Seat};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Runs a four-colour match when `--variant` asks for one: `Some(exit status)` (0 done, 2 bad
@@ -250,24 +251,25 @@ pub fn to_fcg(m: &FourMatch, number: usize, names: &[&str], rec: &FourRecord) ->
 }
 
 /// A seat's process and its clock during a game.
-struct SeatState {
-    player: Player,
+struct SeatState<'p> {
+    player: &'p mut Player,
     left_ms: i64,
     /// Stones on the board after this seat's last move (`None` before it moved).
     answered: Option<usize>,
 }
 
-/// Plays one game with `players[s]` in seat `s` and `extra[s]` their extra `INFO` lines.
+/// Plays one game with `players[s]` in seat `s` and `extra[s]` their extra `INFO` lines. A
+/// seat that forfeits has its process killed.
 pub fn play_game(
     m: &FourMatch,
-    players: Vec<Player>,
+    players: &mut [&mut Player],
     extra: &[&[(String, String)]],
-) -> (FourRecord, Vec<Player>) {
+) -> FourRecord {
     let epoch = Instant::now();
     let cfg = &m.base.game;
     let mut seats: Vec<SeatState> = players
-        .into_iter()
-        .map(|mut p| {
+        .iter_mut()
+        .map(|p| {
             p.start_log(epoch);
             SeatState {
                 player: p,
@@ -308,13 +310,12 @@ pub fn play_game(
         }
     }
     log.sort_by_key(|(at, seat, _)| (*at, *seat));
-    let rec = FourRecord {
+    FourRecord {
         result,
         termination,
         moves,
         log: log.into_iter().map(|(_, _, s)| s).collect(),
-    };
-    (rec, seats.into_iter().map(|s| s.player).collect())
+    }
 }
 
 type Forfeit = (Seat, Termination);
@@ -330,7 +331,7 @@ fn crash(seat: Seat, what: &str, e: std::io::Error) -> Forfeit {
 
 fn run_game(
     m: &FourMatch,
-    seats: &mut [SeatState],
+    seats: &mut [SeatState<'_>],
     extra: &[&[(String, String)]],
     board: &mut FourBoard,
     moves: &mut Vec<FourMove>,
@@ -509,93 +510,107 @@ pub struct FourSummary {
     pub text: String,
 }
 
-/// Plays the whole match (games in `--concurrency` worker threads), printing one line per
-/// finished game and the summary, and writing the records when `--out` is set.
-///
-/// Errors: [`ArenaError::Player`] when an engine cannot be started to ask its name;
-/// [`ArenaError::Io`] when the output directory or a file in it cannot be written.
-pub fn run(m: FourMatch) -> Result<FourSummary, ArenaError> {
-    let out = m.base.out.clone();
-    if let Some(dir) = &out {
-        std::fs::create_dir_all(dir).map_err(|source| ArenaError::Io {
-            path: dir.display().to_string(),
-            source,
-        })?;
+impl Referee for FourMatch {
+    type Record = FourRecord;
+    type Tally = ();
+
+    fn config(&self) -> &MatchConfig {
+        &self.base
     }
-    let specs: Vec<Arc<EngineSpec>> = m.base.engines.iter().cloned().map(Arc::new).collect();
-    let grace = Duration::from_millis(m.base.game.tolerance_ms);
-    let timeout = Duration::from_millis(m.base.game.start_timeout_ms);
-    let mut names = Vec::new();
-    for spec in &specs {
-        let name = match &spec.name {
-            Some(n) => n.clone(),
-            None => {
-                let mut p = Player::spawn(Arc::clone(spec))?;
-                let n = p.about(timeout).unwrap_or_else(|| spec.exe_name());
-                p.end(grace);
-                n
-            }
-        };
-        names.push(name);
+
+    fn games(&self) -> usize {
+        self.games
     }
-    let tc = m.base.game.tc;
-    println!(
-        "Match: {} | fourcolour {} {}x{}{} | tc {}/{}+{} ms, tolerance {} ms | {} games",
-        names.join(", "),
-        m.mode,
-        m.base.game.size,
-        m.base.game.size,
-        if m.exact_five { " exact five" } else { "" },
-        tc.turn_ms,
-        tc.game_ms,
-        tc.inc_ms,
-        m.base.game.tolerance_ms,
-        m.games
-    );
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<Option<SeatedGame>>> = Mutex::new((0..m.games).map(|_| None).collect());
-    let write_error: Mutex<Option<ArenaError>> = Mutex::new(None);
-    let workers = m.base.concurrency.clamp(1, m.games.max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let g = next.fetch_add(1, Ordering::SeqCst);
-                if g >= m.games {
-                    break;
-                }
-                let engines: Vec<usize> =
-                    (0..m.mode.players()).map(|s| m.engine_of(g, s)).collect();
-                let rec = play_one(&m, &specs, &engines, grace);
-                let seat_names: Vec<&str> = engines.iter().map(|&e| names[e].as_str()).collect();
-                println!(
-                    "Finished game {} ({}): {}",
-                    g + 1,
-                    seat_names.join(", "),
-                    result_text(m.mode, &rec)
-                );
-                if let Some(dir) = &out {
-                    if let Err(e) = write_game(&m, dir, g + 1, &seat_names, &rec) {
-                        write_error
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .get_or_insert(e);
-                    }
-                }
-                done.lock().unwrap_or_else(|e| e.into_inner())[g] = Some((engines, rec));
-            });
+
+    fn seats(&self, game: usize) -> Vec<usize> {
+        (0..self.mode.players())
+            .map(|s| self.engine_of(game, s))
+            .collect()
+    }
+
+    fn fresh_processes(&self) -> bool {
+        true
+    }
+
+    fn header(&self, names: &[String], _workers: usize) -> String {
+        let g = &self.base.game;
+        format!(
+            "Match: {} | fourcolour {} {}x{}{} | tc {}/{}+{} ms, tolerance {} ms | {} games",
+            names.join(", "),
+            self.mode,
+            g.size,
+            g.size,
+            if self.exact_five { " exact five" } else { "" },
+            g.tc.turn_ms,
+            g.tc.game_ms,
+            g.tc.inc_ms,
+            g.tolerance_ms,
+            self.games
+        )
+    }
+
+    fn play(&self, game: usize, players: &mut [&mut Player]) -> FourRecord {
+        let extra: Vec<&[(String, String)]> = self
+            .seats(game)
+            .iter()
+            .map(|&e| self.base.engines[e].info.as_slice())
+            .collect();
+        play_game(self, players, &extra)
+    }
+
+    fn unplayed(&self, _game: usize, seat: usize, detail: String) -> FourRecord {
+        FourRecord {
+            result: FourResult::Forfeit(seat),
+            termination: Termination::Crash { detail },
+            moves: Vec::new(),
+            log: Vec::new(),
         }
-    });
-    let games: Vec<SeatedGame> = done
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .flatten()
-        .collect();
-    let mut totals = vec![EngineTotals::default(); names.len()];
-    for (engines, rec) in &games {
-        let mut won = vec![false; names.len()];
-        for (seat, &e) in engines.iter().enumerate() {
-            let (r, pts) = seat_score(m.mode, &rec.result, seat);
+    }
+
+    fn forfeit_seat(&self, _game: usize, rec: &FourRecord) -> Option<usize> {
+        match rec.result {
+            FourResult::Forfeit(seat) => Some(seat),
+            _ => None,
+        }
+    }
+
+    fn add(&self, _: &mut (), _game: usize, _rec: &FourRecord) -> Option<Option<String>> {
+        Some(None)
+    }
+
+    fn finished_line(&self, names: &[String], game: usize, rec: &FourRecord) -> String {
+        format!(
+            "Finished game {} ({}): {}",
+            game + 1,
+            self.seat_names(names, game).join(", "),
+            result_text(self.mode, rec)
+        )
+    }
+
+    fn keep(&self, names: &[String], game: usize, rec: &FourRecord) -> Result<(), ArenaError> {
+        match &self.base.out {
+            Some(dir) => write_game(self, dir, game + 1, &self.seat_names(names, game), rec),
+            None => Ok(()),
+        }
+    }
+}
+
+impl FourMatch {
+    fn seat_names<'n>(&self, names: &'n [String], game: usize) -> Vec<&'n str> {
+        self.seats(game)
+            .iter()
+            .map(|&e| names[e].as_str())
+            .collect()
+    }
+}
+
+/// Each engine's totals over the games, in game order.
+fn totals_of(mode: Mode, engines: usize, games: &[SeatedGame]) -> Vec<EngineTotals> {
+    let mut totals = vec![EngineTotals::default(); engines];
+    for (seated, rec) in games {
+        let mut won = vec![false; engines];
+        for (seat, &e) in seated.iter().enumerate() {
+            let (r, pts) = seat_score(mode, &rec.result, seat);
             let t = &mut totals[e];
             t.seats += 1;
             t.points += pts;
@@ -617,6 +632,25 @@ pub fn run(m: FourMatch) -> Result<FourSummary, ArenaError> {
             }
         }
     }
+    totals
+}
+
+/// Plays the whole match (games in `--concurrency` worker threads, each seat in a process
+/// of its own started for the game), printing one line per finished game and the summary,
+/// and writing the records when `--out` is set.
+///
+/// Errors: [`ArenaError::Player`] when an engine cannot be started to ask its name;
+/// [`ArenaError::Io`] when the output directory or a file in it cannot be written.
+pub fn run(m: FourMatch) -> Result<FourSummary, ArenaError> {
+    let played = run_games(&m, ())?;
+    let names = played.names;
+    let games: Vec<SeatedGame> = played
+        .games
+        .into_iter()
+        .enumerate()
+        .filter_map(|(g, rec)| Some((m.seats(g), rec?)))
+        .collect();
+    let totals = totals_of(m.mode, names.len(), &games);
     let mut lines = vec![format!(
         "Games played: {} of {} ({} mode)",
         games.len(),
@@ -640,41 +674,14 @@ pub fn run(m: FourMatch) -> Result<FourSummary, ArenaError> {
     }
     let text = lines.join("\n");
     println!("{text}");
-    if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    if let Some(e) = played.write_error {
         return Err(e);
     }
-    if let Some(dir) = &out {
+    if let Some(dir) = &m.base.out {
         write(&dir.join("summary.txt"), &format!("{text}\n"))?;
-        let json = serde_json::json!({
-            "variant": "fourcolour",
-            "mode": m.mode.name(),
-            "size": m.base.game.size,
-            "exact_five": m.exact_five,
-            "time_control": m.base.game.tc,
-            "tolerance_ms": m.base.game.tolerance_ms,
-            "engines": names.iter().zip(&m.base.engines).zip(&totals).map(|((n, e), t)| {
-                serde_json::json!({"name": n, "command": e.command, "totals": t})
-            }).collect::<Vec<_>>(),
-            "games": games.iter().enumerate().map(|(i, (engines, rec))| {
-                let (result, winner) = match rec.result {
-                    FourResult::Win(w) => ("win", Some(w + 1)),
-                    FourResult::Draw => ("draw", None),
-                    FourResult::Forfeit(f) => ("forfeit", Some(f + 1)),
-                };
-                serde_json::json!({
-                    "number": i + 1,
-                    "seats": engines,
-                    "result": result,
-                    "player": winner,
-                    "termination": rec.termination,
-                    "moves": rec.moves.iter().map(|mv| format!("{}:{}", mv.pos.to_notation(), mv.color.number())).collect::<Vec<_>>(),
-                    "times_ms": rec.moves.iter().map(|mv| mv.time_ms).collect::<Vec<_>>(),
-                })
-            }).collect::<Vec<_>>(),
-        });
         write(
             &dir.join("results.json"),
-            &serde_json::to_string_pretty(&json).unwrap_or_default(),
+            &results_json(&m, &names, &totals, &games),
         )?;
     }
     Ok(FourSummary {
@@ -685,46 +692,41 @@ pub fn run(m: FourMatch) -> Result<FourSummary, ArenaError> {
     })
 }
 
-/// Starts the processes of one game, plays it and ends them.
-fn play_one(
+/// `results.json`: mode, board, clock, engines with their totals, and every game.
+fn results_json(
     m: &FourMatch,
-    specs: &[Arc<EngineSpec>],
-    engines: &[usize],
-    grace: Duration,
-) -> FourRecord {
-    let mut players = Vec::new();
-    for (seat, &e) in engines.iter().enumerate() {
-        match Player::spawn(Arc::clone(&specs[e])) {
-            Ok(p) => players.push(p),
-            Err(err) => {
-                for p in players {
-                    p.end(grace);
-                }
-                return FourRecord {
-                    result: FourResult::Forfeit(seat),
-                    termination: Termination::Crash {
-                        detail: err.to_string(),
-                    },
-                    moves: Vec::new(),
-                    log: Vec::new(),
-                };
-            }
-        }
-    }
-    let extra: Vec<&[(String, String)]> =
-        engines.iter().map(|&e| specs[e].info.as_slice()).collect();
-    let (rec, players) = play_game(m, players, &extra);
-    for p in players {
-        p.end(grace);
-    }
-    rec
-}
-
-fn write(path: &Path, text: &str) -> Result<(), ArenaError> {
-    std::fs::write(path, text).map_err(|source| ArenaError::Io {
-        path: path.display().to_string(),
-        source,
-    })
+    names: &[String],
+    totals: &[EngineTotals],
+    games: &[SeatedGame],
+) -> String {
+    let json = serde_json::json!({
+        "variant": "fourcolour",
+        "mode": m.mode.name(),
+        "size": m.base.game.size,
+        "exact_five": m.exact_five,
+        "time_control": m.base.game.tc,
+        "tolerance_ms": m.base.game.tolerance_ms,
+        "engines": names.iter().zip(&m.base.engines).zip(totals).map(|((n, e), t)| {
+            serde_json::json!({"name": n, "command": e.command, "totals": t})
+        }).collect::<Vec<_>>(),
+        "games": games.iter().enumerate().map(|(i, (engines, rec))| {
+            let (result, winner) = match rec.result {
+                FourResult::Win(w) => ("win", Some(w + 1)),
+                FourResult::Draw => ("draw", None),
+                FourResult::Forfeit(f) => ("forfeit", Some(f + 1)),
+            };
+            serde_json::json!({
+                "number": i + 1,
+                "seats": engines,
+                "result": result,
+                "player": winner,
+                "termination": rec.termination,
+                "moves": rec.moves.iter().map(|mv| format!("{}:{}", mv.pos.to_notation(), mv.color.number())).collect::<Vec<_>>(),
+                "times_ms": rec.moves.iter().map(|mv| mv.time_ms).collect::<Vec<_>>(),
+            })
+        }).collect::<Vec<_>>(),
+    });
+    serde_json::to_string_pretty(&json).unwrap_or_default()
 }
 
 fn write_game(

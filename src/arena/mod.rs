@@ -7,9 +7,11 @@
 //! - [`openings`]: the opening files of `openings/` and plain move lists;
 //! - [`record`]: `.psq` and SGF game records;
 //! - [`stats`]: Elo, its 95 % interval, LOS and the SPRT;
-//! - [`fourcolour`]: four-colour matches for two to four seats (`--variant fourcolour`).
+//! - [`fourcolour`]: four-colour matches for two to four seats (`--variant fourcolour`);
+//! - `runner`: the match runner of both variants over a `Referee` trait (name probing,
+//!   worker threads and their processes, progress, collecting the games in order).
 //!
-//! This module schedules the games and reports. With `E` engines every pair plays `--games`
+//! This module is the two-colour referee of the runner: it schedules the games and reports. With `E` engines every pair plays `--games`
 //! games (a round robin; the usual match is `E = 2`). Game `k` of a pair uses opening
 //! `k / 2` (in file order, or shuffled by `--seed`) and gives black to the pair's first engine
 //! when `k` is even, so each opening is played twice with colours reversed. `--concurrency`
@@ -32,25 +34,23 @@ pub mod player;
 pub mod record;
 pub mod referee;
 mod results;
+mod runner;
 pub mod shard;
 pub mod stats;
 
 use crate::core::{parse_size, Color, Rule};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use openings::{read_openings, shuffle, Opening, OpeningError};
 use player::{EngineSpec, Player, PlayerError};
 use referee::{GameConfig, GameRecord, MoveRecord, Termination, TimeControl};
 use stats::{SprtDecision, SprtParams, Wld};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use thiserror::Error;
 
 pub use args::{ArenaError, MatchArgs, MatchConfig};
 use results::*;
+pub use runner::distinguish_names;
 
 /// One scheduled game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,16 +144,6 @@ pub struct MatchSummary {
     pub interrupted: bool,
 }
 
-/// A finished game as the workers report it.
-struct Finished {
-    job: Job,
-    record: GameRecord,
-    /// The SPRT line, when this game made the SPRT decide.
-    sprt_decided: Option<String>,
-    /// Whether the tally counted it (not after an interruption).
-    counted: bool,
-}
-
 /// Results so far. The workers add each game before they take the next one, so that an
 /// SPRT decision stops the queue at once.
 #[derive(Default)]
@@ -231,17 +221,6 @@ impl Tally {
     }
 }
 
-struct Shared {
-    cfg: MatchConfig,
-    specs: Vec<Arc<EngineSpec>>,
-    jobs: Vec<Job>,
-    next: AtomicUsize,
-    stop: AtomicBool,
-    tally: Mutex<Tally>,
-    /// The processes started to ask the engines' names, until a worker takes them.
-    spares: Mutex<Vec<Option<Player>>>,
-}
-
 /// Raised by Ctrl-C (SIGINT): the match stops, the games in progress end at once without
 /// counting, and the summary of the finished games is printed and written.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -291,122 +270,113 @@ pub fn run(args: MatchArgs) -> i32 {
     }
 }
 
-/// Plays a whole match, printing progress and the summary on stdout and writing the records
-/// when an output directory is set.
-///
-/// Errors: [`ArenaError::Player`] if an engine cannot be started at the beginning;
-/// [`ArenaError::Io`] if the output directory or a file in it cannot be written.
-pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
-    if let Some(dir) = &cfg.out {
-        std::fs::create_dir_all(dir).map_err(|source| ArenaError::Io {
-            path: dir.display().to_string(),
-            source,
-        })?;
+/// The two-colour referee: the round-robin schedule (or a shard's block of it) played with
+/// [`referee::play_game`], credited to the [`Tally`], written as `.psq`, SGF, log (and SVG)
+/// files and, with `--shard`, one line each in `shard.txt`.
+struct TwoColour {
+    cfg: MatchConfig,
+    jobs: Vec<Job>,
+    /// The number of games in the whole schedule (more than `jobs` in a shard).
+    scheduled: usize,
+    shard_log: Mutex<Option<shard::ShardLog>>,
+}
+
+impl runner::Referee for TwoColour {
+    type Record = GameRecord;
+    type Tally = Tally;
+
+    fn config(&self) -> &MatchConfig {
+        &self.cfg
     }
-    let specs: Vec<Arc<EngineSpec>> = cfg.engines.iter().cloned().map(Arc::new).collect();
-    let engine_count = specs.len();
-    let (mut names, spares) = probe_names(&specs, &cfg)?;
-    distinguish_names(&mut names);
-    let mut jobs = schedule(specs.len(), cfg.games_per_pair, cfg.openings.len());
-    let scheduled = jobs.len();
-    if let Some(sh) = cfg.shard {
-        jobs = jobs.drain(sh.range(scheduled)).collect();
+
+    fn games(&self) -> usize {
+        self.jobs.len()
     }
-    let total = jobs.len();
-    let workers = cfg.concurrency.min(total).max(1);
-    let tc = cfg.game.tc;
-    let header = format!(
-        "Match: {} | {} {}x{} | tc {}/{}+{} ms, tolerance {} ms | {} games{} | concurrency {}",
-        names.join(" vs "),
-        cfg.game.rule,
-        cfg.game.size,
-        cfg.game.size,
-        tc.turn_ms,
-        tc.game_ms,
-        tc.inc_ms,
-        cfg.game.tolerance_ms,
-        total,
-        match (&cfg.game.opening_rule, cfg.openings.is_empty()) {
-            (Some(p), _) => format!(", opening rule {}", p.rule),
-            (None, true) => String::new(),
-            (None, false) => format!(", {} openings", cfg.openings.len()),
-        },
-        workers
-    );
-    let header = match cfg.shard {
-        Some(sh) => {
-            let r = sh.range(scheduled);
-            format!(
-                "{header} | shard {sh}: games {}..={} of {scheduled}",
-                r.start + 1,
-                r.end
-            )
-        }
-        None => header,
-    };
-    let mut shard_log = match cfg.shard {
-        Some(sh) => Some(shard::ShardLog::create(&cfg, &names, sh, scheduled)?),
-        None => None,
-    };
-    let shared = Arc::new(Shared {
-        cfg,
-        specs,
-        jobs,
-        next: AtomicUsize::new(0),
-        stop: AtomicBool::new(false),
-        tally: Mutex::new(Tally::new(engine_count)),
-        spares: Mutex::new(spares),
-    });
-    let cfg = &shared.cfg;
 
-    let bar = std::io::stdout().is_terminal().then(|| {
-        let pb = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stdout());
-        if let Ok(style) =
-            ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}")
-        {
-            pb.set_style(style);
-        }
-        pb
-    });
-    let say = |line: &str| match &bar {
-        Some(pb) => pb.println(line),
-        None => println!("{line}"),
-    };
-    say(&header);
+    fn seats(&self, game: usize) -> Vec<usize> {
+        self.jobs[game].seats().to_vec()
+    }
 
-    let (tx, rx) = mpsc::channel::<Finished>();
-    let handles: Vec<_> = (0..workers)
-        .map(|w| {
-            let sh = Arc::clone(&shared);
-            let tx = tx.clone();
-            std::thread::Builder::new()
-                .name(format!("arena-worker-{w}"))
-                .spawn(move || worker(&sh, tx))
-                .expect("spawn worker thread")
-        })
-        .collect();
-    drop(tx);
-
-    let mut games: Vec<Option<(Job, GameRecord)>> = (0..scheduled).map(|_| None).collect();
-    let mut write_error = None;
-    let mut was_interrupted = false;
-    loop {
-        // After Ctrl-C the workers end their games at once (their engines' replies are no
-        // longer awaited), report them uncounted and find the queue closed.
-        if !was_interrupted && interrupted() {
-            was_interrupted = true;
-            shared.stop.store(true, Ordering::SeqCst);
+    fn begin(&self, names: &[String]) -> Result<(), ArenaError> {
+        if let Some(sh) = self.cfg.shard {
+            let log = shard::ShardLog::create(&self.cfg, names, sh, self.scheduled)?;
+            *self.shard_log.lock().unwrap_or_else(|e| e.into_inner()) = Some(log);
         }
-        let fin = match rx.recv_timeout(Duration::from_millis(50)) {
-            Ok(fin) if fin.counted => fin,
-            Ok(_) | Err(mpsc::RecvTimeoutError::Timeout) => continue,
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        Ok(())
+    }
+
+    fn header(&self, names: &[String], workers: usize) -> String {
+        let cfg = &self.cfg;
+        let tc = cfg.game.tc;
+        let header = format!(
+            "Match: {} | {} {}x{} | tc {}/{}+{} ms, tolerance {} ms | {} games{} | concurrency {}",
+            names.join(" vs "),
+            cfg.game.rule,
+            cfg.game.size,
+            cfg.game.size,
+            tc.turn_ms,
+            tc.game_ms,
+            tc.inc_ms,
+            cfg.game.tolerance_ms,
+            self.jobs.len(),
+            match (&cfg.game.opening_rule, cfg.openings.is_empty()) {
+                (Some(p), _) => format!(", opening rule {}", p.rule),
+                (None, true) => String::new(),
+                (None, false) => format!(", {} openings", cfg.openings.len()),
+            },
+            workers
+        );
+        match cfg.shard {
+            Some(sh) => {
+                let r = sh.range(self.scheduled);
+                format!(
+                    "{header} | shard {sh}: games {}..={} of {}",
+                    r.start + 1,
+                    r.end,
+                    self.scheduled
+                )
+            }
+            None => header,
+        }
+    }
+
+    fn play(&self, game: usize, players: &mut [&mut Player]) -> GameRecord {
+        let job = self.jobs[game];
+        let seats = job.seats();
+        let [pb, pw] = players else {
+            unreachable!("a two-colour game has two seats")
         };
-        let job = fin.job;
-        let rec = &fin.record;
+        let infos = [
+            self.cfg.engines[seats[0]].info.as_slice(),
+            self.cfg.engines[seats[1]].info.as_slice(),
+        ];
+        referee::play_game([pb, pw], infos, &self.cfg.game, self.opening(&job))
+    }
+
+    fn unplayed(&self, game: usize, seat: usize, detail: String) -> GameRecord {
+        unplayed(seat, detail, self.opening(&self.jobs[game]))
+    }
+
+    fn forfeit_seat(&self, game: usize, rec: &GameRecord) -> Option<usize> {
+        if !rec.termination.is_forfeit() {
+            return None;
+        }
+        let job = &self.jobs[game];
+        let engine = job.colors(rec)[rec.loser()?.index()];
+        job.seats().iter().position(|&e| e == engine)
+    }
+
+    fn add(&self, tally: &mut Tally, game: usize, rec: &GameRecord) -> Option<Option<String>> {
+        // A shard's SPRT stops nothing: `merge` runs it over all the shards' games.
+        let sprt = self.cfg.sprt.as_ref().filter(|_| self.cfg.shard.is_none());
+        tally.add(&self.jobs[game], rec, sprt)
+    }
+
+    fn finished_line(&self, names: &[String], game: usize, rec: &GameRecord) -> String {
+        let job = &self.jobs[game];
         let seats = job.colors(rec);
-        let opening = job.opening.map(|i| cfg.openings[i].name.as_str());
-        let line = format!(
+        let opening = job.opening.map(|i| self.cfg.openings[i].name.as_str());
+        format!(
             "Finished game {} ({} vs {}{}): {}",
             job.index + 1,
             names[seats[0]],
@@ -415,55 +385,63 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
                 .map(|o| format!(", opening {o}"))
                 .unwrap_or_default(),
             record::result_phrase(rec)
-        );
-        say(&line);
-        if let Some(dir) = &cfg.out {
-            if let Err(e) = write_game(dir, cfg, &names, &job, rec) {
-                write_error.get_or_insert(e);
-                shared.stop.store(true, Ordering::SeqCst);
-            }
-        }
-        if let Some(log) = shard_log.as_mut() {
-            if let Err(e) = log.push(cfg, &job, rec) {
-                write_error.get_or_insert(e);
-                shared.stop.store(true, Ordering::SeqCst);
-            }
-        }
-        if let Some(pb) = &bar {
-            pb.inc(1);
-            let t = shared.tally.lock().unwrap_or_else(|e| e.into_inner());
-            let p0 = &t.pairs[0];
-            pb.set_message(format!(
-                "{} vs {}: {} - {} - {}",
-                names[p0.a], names[p0.b], p0.wld.wins, p0.wld.losses, p0.wld.draws
-            ));
-        }
-        if let Some(text) = &fin.sprt_decided {
-            say(text);
-        }
-        games[job.index] = Some((fin.job, fin.record));
-    }
-    for h in handles {
-        let _ = h.join();
-    }
-    let grace = Duration::from_millis(cfg.game.tolerance_ms);
-    let unused: Vec<Player> = shared
-        .spares
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .drain(..)
-        .flatten()
-        .collect();
-    for p in unused {
-        p.end(grace);
-    }
-    if let Some(pb) = &bar {
-        pb.finish_and_clear();
+        )
     }
 
-    let tally = std::mem::take(&mut *shared.tally.lock().unwrap_or_else(|e| e.into_inner()));
+    fn progress(&self, names: &[String], tally: &Tally) -> String {
+        let p0 = &tally.pairs[0];
+        format!(
+            "{} vs {}: {} - {} - {}",
+            names[p0.a], names[p0.b], p0.wld.wins, p0.wld.losses, p0.wld.draws
+        )
+    }
+
+    fn keep(&self, names: &[String], game: usize, rec: &GameRecord) -> Result<(), ArenaError> {
+        let job = &self.jobs[game];
+        if let Some(dir) = &self.cfg.out {
+            write_game(dir, &self.cfg, names, job, rec)?;
+        }
+        let mut log = self.shard_log.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(log) = log.as_mut() {
+            log.push(&self.cfg, job, rec)?;
+        }
+        Ok(())
+    }
+}
+
+impl TwoColour {
+    fn opening(&self, job: &Job) -> &[crate::core::Pos] {
+        job.opening
+            .map(|o| self.cfg.openings[o].moves.as_slice())
+            .unwrap_or(&[])
+    }
+}
+
+/// Plays a whole match, printing progress and the summary on stdout and writing the records
+/// when an output directory is set.
+///
+/// Errors: [`ArenaError::Player`] if an engine cannot be started at the beginning;
+/// [`ArenaError::Io`] if the output directory or a file in it cannot be written.
+pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
+    let engine_count = cfg.engines.len();
+    let mut jobs = schedule(engine_count, cfg.games_per_pair, cfg.openings.len());
+    let scheduled = jobs.len();
+    if let Some(sh) = cfg.shard {
+        jobs = jobs.drain(sh.range(scheduled)).collect();
+    }
+    let total = jobs.len();
+    let two = TwoColour {
+        cfg,
+        jobs,
+        scheduled,
+        shard_log: Mutex::new(None),
+    };
+    let played = runner::run_games(&two, Tally::new(engine_count))?;
+    let cfg = &two.cfg;
+    let tally = played.tally;
+    let names = played.names;
     let mut text = summary_text(cfg, &names, &tally, total);
-    if was_interrupted {
+    if played.interrupted {
         text = format!(
             "Match interrupted (Ctrl-C) after {} finished games; games in progress are not counted\n{text}",
             tally.played
@@ -480,159 +458,33 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
             .map(|_| tally.sprt_decision.unwrap_or(SprtDecision::Continue)),
         forfeits: tally.forfeits,
         text,
-        interrupted: was_interrupted,
+        interrupted: played.interrupted,
     };
-    if let Some(e) = write_error {
+    if let Some(e) = played.write_error {
         return Err(e);
     }
     // The end line says the shard finished: not after Ctrl-C.
-    if let Some(log) = shard_log {
-        if !was_interrupted {
+    let log = two
+        .shard_log
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(log) = log {
+        if !played.interrupted {
             log.finish()?;
         }
     }
     if let Some(dir) = &cfg.out {
         write_file(&dir.join("summary.txt"), &format!("{}\n", summary.text))?;
+        let games: Vec<(&Job, &GameRecord)> = two
+            .jobs
+            .iter()
+            .zip(&played.games)
+            .filter_map(|(job, rec)| Some((job, rec.as_ref()?)))
+            .collect();
         let json = results_json(cfg, &summary, &games);
         write_file(&dir.join("results.json"), &json)?;
     }
     Ok(summary)
-}
-
-/// Starts each engine (in parallel) to ask its name (`ABOUT`, unless `--name` gave one) and
-/// to fail early on a command that cannot be started. An engine that does not answer gets its
-/// executable's name. The processes are returned for the first games to use.
-fn probe_names(
-    specs: &[Arc<EngineSpec>],
-    cfg: &MatchConfig,
-) -> Result<(Vec<String>, Vec<Option<Player>>), ArenaError> {
-    let timeout = Duration::from_millis(cfg.game.start_timeout_ms);
-    let probed: Vec<Result<(String, Player), PlayerError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = specs
-            .iter()
-            .map(|spec| {
-                scope.spawn(move || {
-                    let mut p = Player::spawn(Arc::clone(spec))?;
-                    let name = match &spec.name {
-                        Some(n) => n.clone(),
-                        None => p.about(timeout).unwrap_or_else(|| spec.exe_name()),
-                    };
-                    Ok((name, p))
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("probe thread"))
-            .collect()
-    });
-    let mut names = Vec::new();
-    let mut players = Vec::new();
-    for r in probed {
-        let (name, p) = r?;
-        names.push(name);
-        players.push(Some(p));
-    }
-    Ok((names, players))
-}
-
-/// Makes equal engine names distinct by appending the engine number (`Tianyuan-1`,
-/// `Tianyuan-2`), so that a self-play match without `--name` still says who is who.
-pub fn distinguish_names(names: &mut [String]) {
-    let original = names.to_vec();
-    for (i, n) in names.iter_mut().enumerate() {
-        if original.iter().filter(|m| *m == n).count() > 1 {
-            *n = format!("{n}-{}", i + 1);
-        }
-    }
-}
-
-/// A worker thread: takes games from the queue until it is empty or the match stops.
-fn worker(sh: &Shared, tx: mpsc::Sender<Finished>) {
-    let cfg = &sh.cfg;
-    let grace = Duration::from_millis(cfg.game.tolerance_ms);
-    let mut procs: Vec<Option<Player>> = (0..sh.specs.len()).map(|_| None).collect();
-    while !sh.stop.load(Ordering::SeqCst) {
-        let i = sh.next.fetch_add(1, Ordering::SeqCst);
-        let Some(&job) = sh.jobs.get(i) else { break };
-        let seats = job.seats();
-        let opening = job
-            .opening
-            .map(|o| cfg.openings[o].moves.as_slice())
-            .unwrap_or(&[]);
-        // Start whichever engine is not running (first game, or restarted after a forfeit).
-        let mut spawn_failure = None;
-        for (seat, &e) in seats.iter().enumerate() {
-            let dead = procs[e].as_mut().is_none_or(|p| p.is_dead());
-            if dead {
-                procs[e] = None;
-                let spare = sh.spares.lock().unwrap_or_else(|x| x.into_inner())[e].take();
-                if let Some(mut p) = spare {
-                    if !p.is_dead() {
-                        procs[e] = Some(p);
-                        continue;
-                    }
-                }
-                match Player::spawn(Arc::clone(&sh.specs[e])) {
-                    Ok(p) => procs[e] = Some(p),
-                    Err(err) => {
-                        spawn_failure.get_or_insert((seat, err.to_string()));
-                    }
-                }
-            }
-        }
-        let record = match spawn_failure {
-            Some((seat, detail)) => unplayed(seat, detail, opening),
-            None => {
-                let (pb, pw) = two_mut(&mut procs, seats[0], seats[1]);
-                let (pb, pw) = (pb.as_mut().expect("started"), pw.as_mut().expect("started"));
-                referee::play_game(
-                    [pb, pw],
-                    [&sh.specs[seats[0]].info, &sh.specs[seats[1]].info],
-                    &cfg.game,
-                    opening,
-                )
-            }
-        };
-        // An engine that forfeited is restarted for its next game.
-        if record.termination.is_forfeit() {
-            if let Some(l) = record.loser() {
-                if let Some(mut p) = procs[job.colors(&record)[l.index()]].take() {
-                    p.kill();
-                }
-            }
-        }
-        if cfg.restart_each_game {
-            for &e in &seats {
-                if let Some(p) = procs[e].take() {
-                    p.end(grace);
-                }
-            }
-        }
-        // A shard's SPRT stops nothing: `merge` runs it over all the shards' games.
-        let added = sh.tally.lock().unwrap_or_else(|e| e.into_inner()).add(
-            &job,
-            &record,
-            cfg.sprt.as_ref().filter(|_| cfg.shard.is_none()),
-        );
-        let counted = added.is_some();
-        let sprt_decided = added.flatten();
-        if sprt_decided.is_some() || !counted {
-            sh.stop.store(true, Ordering::SeqCst);
-        }
-        let fin = Finished {
-            job,
-            record,
-            sprt_decided,
-            counted,
-        };
-        if tx.send(fin).is_err() {
-            break;
-        }
-    }
-    for p in procs.into_iter().flatten() {
-        p.end(grace);
-    }
 }
 
 /// The record of a game that could not start because an engine could not be started: that
@@ -664,18 +516,6 @@ fn unplayed(seat: usize, detail: String, opening: &[crate::core::Pos]) -> GameRe
         log: Vec::new(),
         colors_swapped: false,
         decisions: Vec::new(),
-    }
-}
-
-/// Two distinct mutable elements of a slice.
-fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
-    assert_ne!(i, j, "an engine cannot play itself in one process");
-    if i < j {
-        let (l, r) = v.split_at_mut(j);
-        (&mut l[i], &mut r[0])
-    } else {
-        let (l, r) = v.split_at_mut(i);
-        (&mut r[0], &mut l[j])
     }
 }
 

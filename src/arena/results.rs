@@ -142,7 +142,7 @@ struct JsonOut<'a> {
 pub(super) fn results_json(
     cfg: &MatchConfig,
     s: &MatchSummary,
-    games: &[Option<(Job, GameRecord)>],
+    games: &[(&Job, &GameRecord)],
 ) -> String {
     let out = JsonOut {
         engines: cfg
@@ -178,8 +178,7 @@ pub(super) fn results_json(
         forfeits: &s.forfeits,
         games: games
             .iter()
-            .flatten()
-            .map(|(job, rec)| {
+            .map(|&(job, rec)| {
                 let seats = job.colors(rec);
                 JsonGame {
                     number: job.index + 1,
