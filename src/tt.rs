@@ -28,9 +28,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// How a stored score bounds the true score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Bound {
     /// No bound stored.
+    #[default]
     None = 0,
     /// The true score is at most the stored one (fail low).
     Upper = 1,
@@ -221,21 +222,35 @@ pub struct TranspositionTable {
 /// here"). Read back at ply 7 in another line: `WIN - 2 - 7 = WIN - 9`, a five at ply 9.
 #[inline]
 pub fn score_to_tt(score: i32, ply: i32) -> i32 {
-    if score >= WIN_THRESHOLD {
+    win_to_node(score, ply, WIN_THRESHOLD)
+}
+
+/// Inverse of [`score_to_tt`] for a node at `ply`.
+#[inline]
+pub fn score_from_tt(score: i32, ply: i32) -> i32 {
+    win_from_node(score, ply, WIN_THRESHOLD)
+}
+
+/// [`score_to_tt`] on any score scale: scores at or beyond `±threshold` are wins and losses
+/// counted in plies from the root, and become counted from the node at `ply`. The
+/// four-colour search uses it with its own scale (`crate::fourcolour::search::WIN`).
+#[inline(always)]
+pub fn win_to_node(score: i32, ply: i32, threshold: i32) -> i32 {
+    if score >= threshold {
         score + ply
-    } else if score <= -WIN_THRESHOLD {
+    } else if score <= -threshold {
         score - ply
     } else {
         score
     }
 }
 
-/// Inverse of [`score_to_tt`] for a node at `ply`.
-#[inline]
-pub fn score_from_tt(score: i32, ply: i32) -> i32 {
-    if score >= WIN_THRESHOLD {
+/// Inverse of [`win_to_node`] for a node at `ply`.
+#[inline(always)]
+pub fn win_from_node(score: i32, ply: i32, threshold: i32) -> i32 {
+    if score >= threshold {
         score - ply
-    } else if score <= -WIN_THRESHOLD {
+    } else if score <= -threshold {
         score + ply
     } else {
         score

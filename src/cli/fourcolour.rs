@@ -146,7 +146,7 @@ fn analyze(args: &AnalyzeArgs) -> i32 {
             (None, None) => Budget::fixed(1000),
         },
         max_depth: args.depth,
-        max_nodes: None,
+        ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash_mb.clamp(1, 1024) << 20);
     let stop = AtomicBool::new(false);

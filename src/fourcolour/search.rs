@@ -42,7 +42,11 @@ use super::board::FourBoard;
 use super::eval::team_score;
 use super::rules::{Color, Mode, Player};
 use crate::core::Pos;
+/// The limits of the two-colour search; the four-colour search keeps `budget`,
+/// `max_depth` and `max_nodes`, and has no use for `excluded`, `multipv` or `threat_memory`.
+pub use crate::search::Limits;
 use crate::time::Budget;
+use crate::tt::Bound;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -61,27 +65,6 @@ pub const BEAM_FFA: usize = 14;
 const TEMPO: i32 = 40;
 /// Default transposition table size, bytes.
 pub const DEFAULT_TT_BYTES: usize = 8 << 20;
-
-/// What bounds a search.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// Time from the start of the search, milliseconds.
-    pub budget: Budget,
-    /// Stop after completing this depth (plies).
-    pub max_depth: Option<i32>,
-    /// Stop after about this many nodes.
-    pub max_nodes: Option<u64>,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            budget: Budget::UNLIMITED,
-            max_depth: None,
-            max_nodes: None,
-        }
-    }
-}
 
 /// The outcome of a search (or of one completed iteration).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -114,18 +97,17 @@ impl SearchResult {
     }
 }
 
+/// One slot of the table (a single-threaded, always-replace-if-not-shallower table: the
+/// two-colour [`crate::tt::TranspositionTable`] packs scores into 16 bits, too few for
+/// [`WIN`]).
 #[derive(Clone, Copy, Default)]
 struct TtEntry {
     key: u64,
     score: i32,
     best: u16,
     depth: i8,
-    bound: u8,
+    bound: Bound,
 }
-
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
 
 /// The searcher: owns the transposition table (cleared for each search).
 pub struct Searcher {
@@ -473,16 +455,11 @@ impl Ctx<'_> {
         let slot = (key as usize) & self.tt_mask;
         let e = self.tt[slot];
         let mut hint = Pos::NONE;
-        if e.key == key && e.bound != 0 {
+        if e.key == key && e.bound != Bound::None {
             hint = Pos(e.best);
             if ply > 0 && e.depth as i32 >= depth {
                 let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    EXACT => true,
-                    LOWER => s >= beta,
-                    _ => s <= alpha,
-                };
-                if cut {
+                if e.bound.settles(s, alpha, beta) {
                     if !hint.is_none() && self.board.is_empty(hint) {
                         self.set_pv(ply, hint);
                     }
@@ -545,11 +522,11 @@ impl Ctx<'_> {
             self.set_pv(0, best_move);
         }
         let bound = if best >= beta {
-            LOWER
+            Bound::Lower
         } else if best > alpha0 {
-            EXACT
+            Bound::Exact
         } else {
-            UPPER
+            Bound::Upper
         };
         let replace = e.key != key || e.depth as i32 <= depth;
         if replace {
@@ -635,22 +612,12 @@ impl Ctx<'_> {
     }
 }
 
+/// A score at `ply` as the table keeps it: wins and losses counted from the node.
 fn to_tt(score: i32, ply: usize) -> i32 {
-    if score > WIN_THRESHOLD {
-        score + ply as i32
-    } else if score < -WIN_THRESHOLD {
-        score - ply as i32
-    } else {
-        score
-    }
+    crate::tt::win_to_node(score, ply as i32, WIN_THRESHOLD + 1)
 }
 
+/// Inverse of [`to_tt`].
 fn from_tt(score: i32, ply: usize) -> i32 {
-    if score > WIN_THRESHOLD {
-        score - ply as i32
-    } else if score < -WIN_THRESHOLD {
-        score + ply as i32
-    } else {
-        score
-    }
+    crate::tt::win_from_node(score, ply as i32, WIN_THRESHOLD + 1)
 }

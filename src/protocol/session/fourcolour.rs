@@ -29,7 +29,7 @@
 use super::{Brain, Game, JobKind, JobOutput, Session};
 use crate::board::Board;
 use crate::core::{Pos, Rule};
-use crate::fourcolour::search::{Limits, Searcher, DEFAULT_TT_BYTES};
+use crate::fourcolour::search::{Searcher, DEFAULT_TT_BYTES};
 use crate::fourcolour::{quick_move, FourBoard, Mode, SearchResult};
 use crate::protocol::format;
 use crate::protocol::parse::{Body, BodyKind, Command, Coord};
@@ -379,14 +379,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 return self.four_finish_move(None);
             }
         };
-        let limits = Limits {
-            budget,
-            max_depth: self
-                .settings
-                .max_depth
-                .map(|d| d.min(i32::MAX as i64) as i32),
-            max_nodes: self.settings.max_nodes.map(|n| n as u64),
-        };
+        let limits = self.depth_and_nodes(budget);
         // The two-colour table stays allocated: keep this one small within the memory the
         // engine plans for its solvers (`crate::engine::ROOT_VCT_BYTES`).
         let tt_bytes = self

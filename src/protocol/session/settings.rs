@@ -238,15 +238,23 @@ impl<B: Brain, W: Write> Session<B, W> {
             .map(|c| Pos::new(c.x as usize, c.y as usize))
             .collect();
         Limits {
+            excluded,
+            threat_memory: self.threat_memory(),
+            ..self.depth_and_nodes(budget)
+        }
+    }
+
+    /// The limits every search shares, the four-colour one too: `budget` and the
+    /// `INFO max_depth` and `INFO max_node` settings.
+    pub(super) fn depth_and_nodes(&self, budget: Budget) -> Limits {
+        Limits {
             budget,
             max_depth: self
                 .settings
                 .max_depth
                 .map(|d| d.min(i32::MAX as i64) as i32),
             max_nodes: self.settings.max_nodes.map(|n| n as u64),
-            excluded,
-            multipv: 1,
-            threat_memory: self.threat_memory(),
+            ..Limits::default()
         }
     }
 
