@@ -32,15 +32,17 @@
 //! `game-NNNN.log` (every seat's protocol transcript), `summary.txt` and `results.json`.
 //! There is no SGF: SGF has no four-colour game type.
 
-use super::player::{MoveReply, Player, Reply};
-use super::referee::{info_block, GameConfig, Termination, UNLIMITED_TIME_LEFT};
+use super::player::Player;
+use super::referee::{
+    await_move, info_block, send_timed, start_player, write_failed, GameConfig, Termination,
+};
 use super::results::write_file as write;
 use super::runner::{run_games, Referee};
 use super::{ArenaError, MatchArgs, MatchConfig};
 use crate::core::{Pos, Rule};
 use crate::fourcolour::{Color, FourBoard, Mode, Outcome, Player as Seat};
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Runs a four-colour match when `--variant` asks for one: `Some(exit status)` (0 done, 2 bad
 /// options or an unwritable output directory); `None` for a two-colour match.
@@ -320,15 +322,6 @@ pub fn play_game(
 
 type Forfeit = (Seat, Termination);
 
-fn crash(seat: Seat, what: &str, e: std::io::Error) -> Forfeit {
-    (
-        seat,
-        Termination::Crash {
-            detail: format!("cannot write {what}: {e}"),
-        },
-    )
-}
-
 fn run_game(
     m: &FourMatch,
     seats: &mut [SeatState<'_>],
@@ -346,37 +339,7 @@ fn run_game(
         ..cfg.clone()
     };
     for (i, s) in seats.iter_mut().enumerate() {
-        let p = &mut s.player;
-        let start = p
-            .send(&format!("START {}\n", cfg.size))
-            .map_err(|e| crash(i, "START", e))?;
-        match p.read_reply(start, Duration::from_millis(cfg.start_timeout_ms)) {
-            Reply::Line(l, _) if l == "OK" => {}
-            Reply::Line(l, _) => {
-                return Err((
-                    i,
-                    Termination::StartFailed {
-                        detail: format!("answered '{}'", l.chars().take(60).collect::<String>()),
-                    },
-                ))
-            }
-            Reply::Timeout => {
-                return Err((
-                    i,
-                    Termination::StartFailed {
-                        detail: format!("no answer in {} ms", cfg.start_timeout_ms),
-                    },
-                ))
-            }
-            Reply::Closed => {
-                return Err((
-                    i,
-                    Termination::Crash {
-                        detail: format!("at START: {}", p.exit_text()),
-                    },
-                ))
-            }
-        }
+        start_player(s.player, cfg.size, cfg.start_timeout_ms).map_err(|t| (i, t))?;
     }
     for (i, s) in seats.iter_mut().enumerate() {
         let text = format!(
@@ -384,44 +347,20 @@ fn run_game(
             m.mode.name(),
             info_block(&game_cfg, extra[i])
         );
-        s.player.send(&text).map_err(|e| crash(i, "INFO", e))?;
+        s.player
+            .send(&text)
+            .map_err(|e| (i, write_failed("INFO", e)))?;
     }
     loop {
         let color = board.to_move();
         let seat = m.mode.owner(color);
         let s = &mut seats[seat];
         let request = request_for(board, s.answered);
-        let time_left = if cfg.tc.game_ms > 0 {
-            s.left_ms
-        } else {
-            UNLIMITED_TIME_LEFT
-        };
         let limit = cfg.tc.move_limit_ms(s.left_ms, cfg.tolerance_ms);
-        s.player
-            .send(&format!("INFO time_left {time_left}\n"))
-            .map_err(|e| crash(seat, "INFO time_left", e))?;
-        let start = s
-            .player
-            .send(&request)
-            .map_err(|e| crash(seat, "request", e))?;
-        let limit_dur = limit.map(|l| Duration::from_millis(l.max(0) as u64));
-        let (x, y, elapsed) = match s.player.read_move(start, limit_dur) {
-            MoveReply::Move { x, y, elapsed } => (x, y, elapsed),
-            MoveReply::Garbage(line, _) => return Err((seat, Termination::Garbage { line })),
-            MoveReply::Timeout(_) => {
-                return Err((
-                    seat,
-                    Termination::Timeout {
-                        limit_ms: limit.unwrap_or(0),
-                    },
-                ))
-            }
-            MoveReply::Crash(detail) => return Err((seat, Termination::Crash { detail })),
-        };
-        let elapsed_ms = elapsed.as_millis() as i64;
-        if cfg.tc.game_ms > 0 {
-            s.left_ms = s.left_ms - elapsed_ms + cfg.tc.inc_ms as i64;
-        }
+        let start =
+            send_timed(s.player, &cfg.tc, s.left_ms, &request, "request").map_err(|t| (seat, t))?;
+        let (x, y, elapsed_ms) = await_move(s.player, start, limit).map_err(|t| (seat, t))?;
+        cfg.tc.charge(&mut s.left_ms, elapsed_ms);
         if !board.contains_xy(x, y) {
             return Err((
                 seat,

@@ -63,6 +63,91 @@ impl TimeControl {
         };
         Some(base + tolerance_ms as i64)
     }
+
+    /// Charges a move's `elapsed_ms` to a match clock with `left_ms` left: with a game
+    /// limit the time is taken off and the increment added; without one nothing changes.
+    pub fn charge(&self, left_ms: &mut i64, elapsed_ms: i64) {
+        if self.game_ms > 0 {
+            *left_ms = *left_ms - elapsed_ms + self.inc_ms as i64;
+        }
+    }
+}
+
+/// Writes `START size` to `p` and waits up to `timeout_ms` for its `OK`; else how the
+/// player forfeits (a write error or a closed pipe is a crash, another answer or none a
+/// failed start).
+pub(super) fn start_player(
+    p: &mut Player,
+    size: usize,
+    timeout_ms: u64,
+) -> Result<(), Termination> {
+    let start = p
+        .send(&format!("START {size}\n"))
+        .map_err(|e| write_failed("START", e))?;
+    match p.read_reply(start, Duration::from_millis(timeout_ms)) {
+        Reply::Line(l, _) if l == "OK" => Ok(()),
+        Reply::Line(l, _) => Err(Termination::StartFailed {
+            detail: format!("answered '{}'", shorten(&l, 60)),
+        }),
+        Reply::Timeout => Err(Termination::StartFailed {
+            detail: format!("no answer in {timeout_ms} ms"),
+        }),
+        Reply::Closed => Err(Termination::Crash {
+            detail: format!("at START: {}", p.exit_text()),
+        }),
+    }
+}
+
+/// Writes a timed request to `p`: `INFO time_left` (the match clock `left_ms`, or
+/// [`UNLIMITED_TIME_LEFT`] without a game limit), then `text`; returns when `text` was
+/// written. A write error is a crash, named after `label`.
+pub(super) fn send_timed(
+    p: &mut Player,
+    tc: &TimeControl,
+    left_ms: i64,
+    text: &str,
+    label: &str,
+) -> Result<Instant, Termination> {
+    let time_left = if tc.game_ms > 0 {
+        left_ms
+    } else {
+        UNLIMITED_TIME_LEFT
+    };
+    p.send(&format!("INFO time_left {time_left}\n"))
+        .map_err(|e| write_failed("INFO time_left", e))?;
+    p.send(text).map_err(|e| write_failed(label, e))
+}
+
+/// The crash of a player whose pipe could not take `what`.
+pub(super) fn write_failed(what: &str, e: std::io::Error) -> Termination {
+    Termination::Crash {
+        detail: format!("cannot write {what}: {e}"),
+    }
+}
+
+/// Waits for the move answering a request written to `p` at `start`, within `limit`
+/// milliseconds (`None`: no limit). A limit at or below zero (the match clock overran within
+/// the tolerance) still gets an instant to answer: the reply is judged by its own timestamp.
+/// Returns the point as sent (not yet checked against the board) and the milliseconds taken;
+/// else how the player forfeits. A timeout kills the process, so that its late answer cannot
+/// be read as the answer to a later request.
+pub(super) fn await_move(
+    p: &mut Player,
+    start: Instant,
+    limit: Option<i64>,
+) -> Result<(i64, i64, i64), Termination> {
+    let limit_dur = limit.map(|l| Duration::from_millis(l.max(0) as u64));
+    match p.read_move(start, limit_dur) {
+        MoveReply::Move { x, y, elapsed } => Ok((x, y, elapsed.as_millis() as i64)),
+        MoveReply::Garbage(line, _) => Err(Termination::Garbage { line }),
+        MoveReply::Timeout(_) => {
+            p.kill();
+            Err(Termination::Timeout {
+                limit_ms: limit.unwrap_or(0),
+            })
+        }
+        MoveReply::Crash(detail) => Err(Termination::Crash { detail }),
+    }
 }
 
 /// Everything the referee needs to know about a game besides the players.
@@ -345,52 +430,11 @@ impl<'a> Game<'a> {
         let colors = [Color::Black, Color::White];
         // START both (black first), then the INFO blocks.
         for (i, p) in players.iter_mut().enumerate() {
-            let color = colors[i];
-            let start = p.send(&format!("START {}\n", cfg.size)).map_err(|e| {
-                (
-                    color,
-                    Termination::Crash {
-                        detail: format!("cannot write START: {e}"),
-                    },
-                )
-            })?;
-            match p.read_reply(start, Duration::from_millis(cfg.start_timeout_ms)) {
-                Reply::Line(l, _) if l == "OK" => {}
-                Reply::Line(l, _) => {
-                    return Err((
-                        color,
-                        Termination::StartFailed {
-                            detail: format!("answered '{}'", shorten(&l, 60)),
-                        },
-                    ))
-                }
-                Reply::Timeout => {
-                    return Err((
-                        color,
-                        Termination::StartFailed {
-                            detail: format!("no answer in {} ms", cfg.start_timeout_ms),
-                        },
-                    ))
-                }
-                Reply::Closed => {
-                    return Err((
-                        color,
-                        Termination::Crash {
-                            detail: format!("at START: {}", p.exit_text()),
-                        },
-                    ))
-                }
-            }
+            start_player(p, cfg.size, cfg.start_timeout_ms).map_err(|t| (colors[i], t))?;
         }
         for (i, p) in players.iter_mut().enumerate() {
-            p.send(&info_block(cfg, extra_info[i])).map_err(|e| {
-                (
-                    colors[i],
-                    Termination::Crash {
-                        detail: format!("cannot write INFO: {e}"),
-                    },
-                )
-            })?;
+            p.send(&info_block(cfg, extra_info[i]))
+                .map_err(|e| (colors[i], write_failed("INFO", e)))?;
         }
 
         if let Some(plan) = cfg.opening_rule {
@@ -406,51 +450,12 @@ impl<'a> Game<'a> {
             let seat = self.seat_of(color);
             let request = self.request_for(color, asked[seat]);
             asked[seat] = true;
-            let time_left = if cfg.tc.game_ms > 0 {
-                self.left_ms[seat]
-            } else {
-                UNLIMITED_TIME_LEFT
-            };
             let limit = cfg.tc.move_limit_ms(self.left_ms[seat], cfg.tolerance_ms);
             let p = &mut *players[seat];
-            p.send(&format!("INFO time_left {time_left}\n"))
-                .map_err(|e| {
-                    (
-                        color,
-                        Termination::Crash {
-                            detail: format!("cannot write INFO time_left: {e}"),
-                        },
-                    )
-                })?;
-            let start = p.send(&request).map_err(|e| {
-                (
-                    color,
-                    Termination::Crash {
-                        detail: format!("cannot write request: {e}"),
-                    },
-                )
-            })?;
-            // A limit at or below zero (the match clock overran within the tolerance) still
-            // gets an instant to answer: the reply is judged by its own timestamp.
-            let limit_dur = limit.map(|l| Duration::from_millis(l.max(0) as u64));
-            let (x, y, elapsed) = match p.read_move(start, limit_dur) {
-                MoveReply::Move { x, y, elapsed } => (x, y, elapsed),
-                MoveReply::Garbage(line, _) => return Err((color, Termination::Garbage { line })),
-                MoveReply::Timeout(_) => {
-                    p.kill();
-                    return Err((
-                        color,
-                        Termination::Timeout {
-                            limit_ms: limit.unwrap_or(0),
-                        },
-                    ));
-                }
-                MoveReply::Crash(detail) => return Err((color, Termination::Crash { detail })),
-            };
-            let elapsed_ms = elapsed.as_millis() as i64;
-            if cfg.tc.game_ms > 0 {
-                self.left_ms[seat] = self.left_ms[seat] - elapsed_ms + cfg.tc.inc_ms as i64;
-            }
+            let start = send_timed(p, &cfg.tc, self.left_ms[seat], &request, "request")
+                .map_err(|t| (color, t))?;
+            let (x, y, elapsed_ms) = await_move(p, start, limit).map_err(|t| (color, t))?;
+            cfg.tc.charge(&mut self.left_ms[seat], elapsed_ms);
             let pos = self
                 .check_point(x, y)
                 .map_err(|detail| (color, Termination::IllegalMove { detail }))?;

@@ -12,8 +12,9 @@
 //! Seats: seat 0 is the first player (the one who opens), seat 1 the second. Colours follow
 //! the decisions; the game keeps which seat holds black (`GameRecord::colors_swapped` after).
 
-use super::super::player::{board_request, parse_move_line, MoveReply, Player, Reply};
-use super::{Forfeit, Game, MoveRecord, Termination, UNLIMITED_TIME_LEFT};
+use super::super::player::{board_request, parse_move_line, Player, Reply};
+use super::{await_move, send_timed};
+use super::{Forfeit, Game, MoveRecord, Termination};
 use crate::board::{ForbiddenKind, GameResult};
 use crate::core::{Color, Pos};
 use crate::opening::symmetry::{pattern_symmetries, stones_of, symmetric_points};
@@ -204,24 +205,10 @@ impl Game<'_> {
     ) -> Result<(String, u64), Forfeit> {
         let cfg = self.cfg;
         let color = self.color_of_seat(seat);
-        let time_left = if cfg.tc.game_ms > 0 {
-            self.left_ms[seat]
-        } else {
-            UNLIMITED_TIME_LEFT
-        };
         let limit = cfg.tc.move_limit_ms(self.left_ms[seat], cfg.tolerance_ms);
         let p = &mut *players[seat];
-        let crash = |e: std::io::Error| {
-            (
-                color,
-                Termination::Crash {
-                    detail: format!("cannot write {label}: {e}"),
-                },
-            )
-        };
-        p.send(&format!("INFO time_left {time_left}\n"))
-            .map_err(crash)?;
-        let start = p.send(text).map_err(crash)?;
+        let start =
+            send_timed(p, &cfg.tc, self.left_ms[seat], text, label).map_err(|t| (color, t))?;
         let dur = limit.map_or(NO_LIMIT, |l| Duration::from_millis(l.max(0) as u64));
         let (line, elapsed) = match p.read_reply(start, dur + Duration::from_millis(1)) {
             Reply::Line(l, e) if e <= dur => (l, e),
@@ -453,43 +440,12 @@ impl Game<'_> {
         let cfg = self.cfg;
         let color = self.color_of_seat(seat);
         let req = board_request(self.moves.iter().map(|m| (m.pos, m.color == color)));
-        let time_left = if cfg.tc.game_ms > 0 {
-            self.left_ms[seat]
-        } else {
-            UNLIMITED_TIME_LEFT
-        };
         let limit = cfg.tc.move_limit_ms(self.left_ms[seat], cfg.tolerance_ms);
         let p = &mut *players[seat];
-        let crash = |e: std::io::Error| {
-            (
-                color,
-                Termination::Crash {
-                    detail: format!("cannot write request: {e}"),
-                },
-            )
-        };
-        p.send(&format!("INFO time_left {time_left}\n"))
-            .map_err(crash)?;
-        let start = p.send(&req).map_err(crash)?;
-        let limit_dur = limit.map(|l| Duration::from_millis(l.max(0) as u64));
-        let (x, y, elapsed) = match p.read_move(start, limit_dur) {
-            MoveReply::Move { x, y, elapsed } => (x, y, elapsed),
-            MoveReply::Garbage(line, _) => return Err((color, Termination::Garbage { line })),
-            MoveReply::Timeout(_) => {
-                p.kill();
-                return Err((
-                    color,
-                    Termination::Timeout {
-                        limit_ms: limit.unwrap_or(0),
-                    },
-                ));
-            }
-            MoveReply::Crash(detail) => return Err((color, Termination::Crash { detail })),
-        };
-        let ms = elapsed.as_millis() as i64;
-        if cfg.tc.game_ms > 0 {
-            self.left_ms[seat] = self.left_ms[seat] - ms + cfg.tc.inc_ms as i64;
-        }
+        let start =
+            send_timed(p, &cfg.tc, self.left_ms[seat], &req, "request").map_err(|t| (color, t))?;
+        let (x, y, ms) = await_move(p, start, limit).map_err(|t| (color, t))?;
+        cfg.tc.charge(&mut self.left_ms[seat], ms);
         let pos = self
             .check_point(x, y)
             .map_err(|detail| (color, Termination::IllegalMove { detail }))?;
