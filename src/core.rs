@@ -236,6 +236,13 @@ impl Pos {
     pub fn y(self) -> usize {
         (self.0 as usize / STRIDE).wrapping_sub(PAD)
     }
+    /// The Chebyshev (king-move) distance to `other`: the larger of the column and the row
+    /// differences, in points.
+    pub fn chebyshev(self, other: Pos) -> i32 {
+        let dx = (self.x() as i32 - other.x() as i32).abs();
+        let dy = (self.y() as i32 - other.y() as i32).abs();
+        dx.max(dy)
+    }
     /// Index into arrays of length [`POS_COUNT`].
     #[inline]
     pub fn index(self) -> usize {

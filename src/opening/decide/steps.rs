@@ -237,19 +237,7 @@ pub(super) fn fifth_candidates(
     if out.len() < want {
         let floor = out.iter().map(|c| c.black).min().unwrap_or(0) - 1;
         let mut rest: Vec<Pos> = board.empty_points().collect();
-        let dist = |p: Pos| {
-            board
-                .moves()
-                .iter()
-                .map(|q| {
-                    (p.x() as i32 - q.x() as i32)
-                        .abs()
-                        .max((p.y() as i32 - q.y() as i32).abs())
-                })
-                .min()
-                .unwrap_or(0)
-        };
-        rest.sort_by_key(|&p| (dist(p), p));
+        rest.sort_by_key(|&p| (nearest_stone(board, p).unwrap_or(0), p));
         for p in rest {
             admit(
                 &mut out,
@@ -537,22 +525,15 @@ pub(super) fn place(board: &Board, ev: &mut Evaluator) -> Result<Outcome, Openin
     ))
 }
 
+/// The Chebyshev distance from `p` to the nearest stone; `None` on an empty board.
+fn nearest_stone(board: &Board, p: Pos) -> Option<i32> {
+    board.moves().iter().map(|&q| p.chebyshev(q)).min()
+}
+
 /// Up to `k` empty points as far from every stone as possible up to 4 points (Chebyshev),
 /// nearest the centre first, the second one on the other side of the centre from the first.
 pub(super) fn quiet_points(board: &Board, k: usize) -> Vec<Pos> {
-    let dist = |p: Pos| {
-        board
-            .moves()
-            .iter()
-            .map(|q| {
-                (p.x() as i32 - q.x() as i32)
-                    .abs()
-                    .max((p.y() as i32 - q.y() as i32).abs())
-            })
-            .min()
-            .unwrap_or(4)
-            .min(4)
-    };
+    let dist = |p: Pos| nearest_stone(board, p).unwrap_or(4).min(4);
     let (cx, cy) = (board.width() as i32 / 2, board.height() as i32 / 2);
     let centre = |p: Pos| (p.x() as i32 - cx).abs() + (p.y() as i32 - cy).abs();
     let mut pts: Vec<Pos> = board.empty_points().collect();

@@ -131,29 +131,83 @@ pub(super) fn eval_loss(
     theta: &[f64],
     grad: Option<&mut Vec<f64>>,
 ) -> f64 {
-    let n = theta.len();
     let want = grad.is_some();
-    let (loss, g) = samples
-        .par_chunks(2048)
-        .map(|chunk| {
-            let mut g = if want { vec![0.0; n] } else { Vec::new() };
-            let mut loss = 0.0;
-            for s in chunk {
-                let e: f64 = s
-                    .feats
-                    .iter()
-                    .map(|&(i, c)| theta[i as usize] * c as f64)
-                    .sum();
-                let p = sigmoid(e / EVAL_SCALE);
-                let y = s.target as f64;
-                loss += bce(p, y);
-                if want {
-                    let d = (p - y) / EVAL_SCALE;
-                    for &(i, c) in &s.feats {
-                        g[i as usize] += d * c as f64;
-                    }
+    mean_loss(samples, 2048, theta.len(), grad, |chunk, g| {
+        let mut loss = 0.0;
+        for s in chunk {
+            let e: f64 = s
+                .feats
+                .iter()
+                .map(|&(i, c)| theta[i as usize] * c as f64)
+                .sum();
+            let p = sigmoid(e / EVAL_SCALE);
+            let y = s.target as f64;
+            loss += bce(p, y);
+            if want {
+                let d = (p - y) / EVAL_SCALE;
+                for &(i, c) in &s.feats {
+                    g[i as usize] += d * c as f64;
                 }
             }
+        }
+        loss
+    })
+}
+
+/// Mean move-ordering loss of `samples` under `theta`, and optionally its gradient.
+pub(super) fn order_loss(
+    samples: &[&OrderSample],
+    theta: &[f64],
+    grad: Option<&mut Vec<f64>>,
+) -> f64 {
+    let want = grad.is_some();
+    mean_loss(samples, 1024, theta.len(), grad, |chunk, g| {
+        let mut loss = 0.0;
+        let mut z = Vec::new();
+        for s in chunk {
+            z.clear();
+            z.extend(
+                s.cands
+                    .iter()
+                    .map(|&(a, d)| (theta[a as usize] + theta[d as usize]) / ORDER_TEMPERATURE),
+            );
+            let mx = z.iter().cloned().fold(f64::MIN, f64::max);
+            let sum: f64 = z.iter().map(|v| (v - mx).exp()).sum();
+            let lse = mx + sum.ln();
+            loss += lse - z[s.played as usize];
+            if want {
+                for (k, &(a, d)) in s.cands.iter().enumerate() {
+                    let mut dz = (z[k] - lse).exp();
+                    if k == s.played as usize {
+                        dz -= 1.0;
+                    }
+                    let dz = dz / ORDER_TEMPERATURE;
+                    g[a as usize] += dz;
+                    g[d as usize] += dz;
+                }
+            }
+        }
+        loss
+    })
+}
+
+/// The mean loss over `samples`, computed in parallel chunks of `chunk` samples:
+/// `per_chunk(chunk, g)` returns the chunk's summed loss and adds its summed gradient to `g`
+/// (`n` parameters; empty when no gradient is wanted). With `grad`, the mean gradient is
+/// written there.
+fn mean_loss<S: Sync>(
+    samples: &[S],
+    chunk: usize,
+    n: usize,
+    grad: Option<&mut Vec<f64>>,
+    per_chunk: impl Fn(&[S], &mut Vec<f64>) -> f64 + Sync + Send,
+) -> f64 {
+    let want = grad.is_some();
+    let (loss, g) = samples
+        .par_chunks(chunk)
+        .map(|c| {
+            let mut g = if want { vec![0.0; n] } else { Vec::new() };
+            let loss = per_chunk(c, &mut g);
             (loss, g)
         })
         .reduce(
@@ -166,61 +220,6 @@ pub(super) fn eval_loss(
                 a
             },
         );
-    let m = samples.len().max(1) as f64;
-    if let Some(out) = grad {
-        *out = g.into_iter().map(|x| x / m).collect();
-    }
-    loss / m
-}
-
-/// Mean move-ordering loss of `samples` under `theta`, and optionally its gradient.
-pub(super) fn order_loss(
-    samples: &[&OrderSample],
-    theta: &[f64],
-    grad: Option<&mut Vec<f64>>,
-) -> f64 {
-    let n = theta.len();
-    let want = grad.is_some();
-    let (loss, g) =
-        samples
-            .par_chunks(1024)
-            .map(|chunk| {
-                let mut g = if want { vec![0.0; n] } else { Vec::new() };
-                let mut loss = 0.0;
-                let mut z = Vec::new();
-                for s in chunk {
-                    z.clear();
-                    z.extend(s.cands.iter().map(|&(a, d)| {
-                        (theta[a as usize] + theta[d as usize]) / ORDER_TEMPERATURE
-                    }));
-                    let mx = z.iter().cloned().fold(f64::MIN, f64::max);
-                    let sum: f64 = z.iter().map(|v| (v - mx).exp()).sum();
-                    let lse = mx + sum.ln();
-                    loss += lse - z[s.played as usize];
-                    if want {
-                        for (k, &(a, d)) in s.cands.iter().enumerate() {
-                            let mut dz = (z[k] - lse).exp();
-                            if k == s.played as usize {
-                                dz -= 1.0;
-                            }
-                            let dz = dz / ORDER_TEMPERATURE;
-                            g[a as usize] += dz;
-                            g[d as usize] += dz;
-                        }
-                    }
-                }
-                (loss, g)
-            })
-            .reduce(
-                || (0.0, if want { vec![0.0; n] } else { Vec::new() }),
-                |mut a, b| {
-                    a.0 += b.0;
-                    for (x, y) in a.1.iter_mut().zip(&b.1) {
-                        *x += y;
-                    }
-                    a
-                },
-            );
     let m = samples.len().max(1) as f64;
     if let Some(out) = grad {
         *out = g.into_iter().map(|x| x / m).collect();
