@@ -266,11 +266,7 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
     // Resident before the clock starts: page faults would slow a multi-threaded search.
     engine.prefault();
     let limits = Limits {
-        budget: match (args.time_ms, args.depth) {
-            (Some(t), _) => Budget::fixed(t),
-            (None, Some(_)) => Budget::UNLIMITED,
-            (None, None) => Budget::fixed(1000),
-        },
+        budget: analyze_budget(args.time_ms, args.depth),
         max_depth: args.depth,
         multipv: args.multipv,
         ..Limits::default()
@@ -677,4 +673,14 @@ pub fn demo(args: &DemoArgs) -> i32 {
         println!("saved {}", path.display());
     }
     0
+}
+
+/// The budget of an `analyze` search: `--time` milliseconds; with only `--depth`, no time
+/// limit; with neither, one second.
+pub(crate) fn analyze_budget(time_ms: Option<u64>, depth: Option<i32>) -> Budget {
+    match (time_ms, depth) {
+        (Some(t), _) => Budget::fixed(t),
+        (None, Some(_)) => Budget::UNLIMITED,
+        (None, None) => Budget::fixed(1000),
+    }
 }

@@ -12,7 +12,6 @@ use super::{bad_input, AnalyzeArgs};
 use crate::core::parse_point;
 use crate::fourcolour::search::Limits;
 use crate::fourcolour::{Color, FourBoard, Mode, Searcher};
-use crate::time::Budget;
 use clap::Args;
 use std::sync::atomic::AtomicBool;
 
@@ -140,11 +139,7 @@ fn analyze(args: &AnalyzeArgs) -> i32 {
         return bad_input("the board is full");
     }
     let limits = Limits {
-        budget: match (args.time_ms, args.depth) {
-            (Some(t), _) => Budget::fixed(t),
-            (None, Some(_)) => Budget::UNLIMITED,
-            (None, None) => Budget::fixed(1000),
-        },
+        budget: super::analyze_budget(args.time_ms, args.depth),
         max_depth: args.depth,
         ..Limits::default()
     };

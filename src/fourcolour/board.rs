@@ -472,10 +472,19 @@ impl FourBoard {
         debug_assert!(self.is_empty(p), "make on a non-empty point {p}");
         let c = self.to_move().number();
         self.cells[p.index()] = c;
+        self.update_windows(p, c, true);
+        self.moves.push(p);
+    }
+
+    /// The stone of colour number `c` on `p` enters (`placed`) or leaves the window codes,
+    /// the shape sums, the winning points, the hash and the neighbour counts.
+    #[inline]
+    fn update_windows(&mut self, p: Pos, c: u8, placed: bool) {
         let geo = Arc::clone(&self.geo);
         for &(w, slot) in geo.through(p) {
             let old = self.codes[w as usize] as usize;
-            let new = old + c as usize * POW5[slot as usize] as usize;
+            let step = c as usize * POW5[slot as usize] as usize;
+            let new = if placed { old + step } else { old - step };
             self.codes[w as usize] = new as u16;
             let (vo, vn) = (&self.values[old], &self.values[new]);
             for i in 0..4 {
@@ -484,8 +493,7 @@ impl FourBoard {
             self.update_hot(&geo, w as usize, old, new);
         }
         self.hash ^= ZOBRIST[c as usize - 1][p.index()];
-        self.bump_near(p, true);
-        self.moves.push(p);
+        self.bump_near(p, placed);
     }
 
     /// Takes back the last stone (no-op on an empty board).
@@ -493,19 +501,7 @@ impl FourBoard {
         let Some(p) = self.moves.pop() else { return };
         let c = self.cells[p.index()];
         self.cells[p.index()] = 0;
-        let geo = Arc::clone(&self.geo);
-        for &(w, slot) in geo.through(p) {
-            let old = self.codes[w as usize] as usize;
-            let new = old - c as usize * POW5[slot as usize] as usize;
-            self.codes[w as usize] = new as u16;
-            let (vo, vn) = (&self.values[old], &self.values[new]);
-            for i in 0..4 {
-                self.sums[i] += vn[i] - vo[i];
-            }
-            self.update_hot(&geo, w as usize, old, new);
-        }
-        self.hash ^= ZOBRIST[c as usize - 1][p.index()];
-        self.bump_near(p, false);
+        self.update_windows(p, c, false);
     }
 
     /// Window `w` changed from code `old` to `new`: updates the hot counts of its hole.

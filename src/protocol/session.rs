@@ -711,20 +711,7 @@ impl<B: Brain, W: Write> Session<B, W> {
     /// Checks a coordinate against the board: on it and empty.
     fn point(&self, c: Coord) -> Result<Pos, String> {
         let b = &self.game.as_ref().expect("game").board;
-        if !b.contains_xy(c.x, c.y) {
-            return Err(format!(
-                "{},{} is off the {}x{} board",
-                c.x,
-                c.y,
-                b.width(),
-                b.height()
-            ));
-        }
-        let p = Pos::new(c.x as usize, c.y as usize);
-        if !b.is_empty(p) {
-            return Err(format!("{},{} is occupied", c.x, c.y));
-        }
-        Ok(p)
+        vacant_point(c, b.width(), b.height(), |p| b.is_empty(p))
     }
 
     /// START / RECTSTART / RESTART: a new empty board, settings kept, table cleared.
@@ -829,4 +816,27 @@ impl<B: Brain, W: Write> Session<B, W> {
             }
         }
     }
+}
+
+/// Checks a protocol coordinate against a `width` x `height` board whose empty points
+/// `is_empty` tells: the point, or the error line's text (off the board, occupied). Both
+/// variants' sessions use it.
+fn vacant_point(
+    c: Coord,
+    width: usize,
+    height: usize,
+    is_empty: impl Fn(Pos) -> bool,
+) -> Result<Pos, String> {
+    let on_board = |v: i64, n: usize| usize::try_from(v).is_ok_and(|v| v < n);
+    if !on_board(c.x, width) || !on_board(c.y, height) {
+        return Err(format!(
+            "{},{} is off the {}x{} board",
+            c.x, c.y, width, height
+        ));
+    }
+    let p = Pos::new(c.x as usize, c.y as usize);
+    if !is_empty(p) {
+        return Err(format!("{},{} is occupied", c.x, c.y));
+    }
+    Ok(p)
 }

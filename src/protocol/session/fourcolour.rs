@@ -279,20 +279,7 @@ impl<B: Brain, W: Write> Session<B, W> {
     /// Checks a coordinate against the four-colour board: on it and empty.
     fn four_point(&self, c: Coord) -> Result<Pos, String> {
         let b = &self.four.game.as_ref().expect("game").board;
-        if !b.contains_xy(c.x, c.y) {
-            return Err(format!(
-                "{},{} is off the {}x{} board",
-                c.x,
-                c.y,
-                b.width(),
-                b.height()
-            ));
-        }
-        let p = xy(c);
-        if !b.is_empty(p) {
-            return Err(format!("{},{} is occupied", c.x, c.y));
-        }
-        Ok(p)
+        super::vacant_point(c, b.width(), b.height(), |p| b.is_empty(p))
     }
 
     /// `TURN x,y`: the one stone placed since our last move, then our move.
