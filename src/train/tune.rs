@@ -496,12 +496,7 @@ fn blend_targets(train: &mut [EvalSample], held: &mut [EvalSample], lambda: f64,
 fn result_loss(samples: &[&EvalSample], theta: &[f64]) -> f64 {
     let mut sum = 0.0;
     for s in samples {
-        let e: f64 = s
-            .feats
-            .iter()
-            .map(|&(i, c)| theta[i as usize] * c as f64)
-            .sum();
-        sum += bce(sigmoid(e / EVAL_SCALE), s.result as f64);
+        sum += bce(sigmoid(linear_eval(s, theta) / EVAL_SCALE), s.result as f64);
     }
     sum / samples.len().max(1) as f64
 }

@@ -125,6 +125,15 @@ pub(super) fn bce(p: f64, y: f64) -> f64 {
     -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }
 
+/// The evaluation of a sample under `theta`: the sum of its features' weights times their
+/// counts, in evaluation units.
+pub(super) fn linear_eval(s: &EvalSample, theta: &[f64]) -> f64 {
+    s.feats
+        .iter()
+        .map(|&(i, c)| theta[i as usize] * c as f64)
+        .sum()
+}
+
 /// Mean evaluation loss of `samples` under `theta`, and optionally its gradient.
 pub(super) fn eval_loss(
     samples: &[&EvalSample],
@@ -135,12 +144,7 @@ pub(super) fn eval_loss(
     mean_loss(samples, 2048, theta.len(), grad, |chunk, g| {
         let mut loss = 0.0;
         for s in chunk {
-            let e: f64 = s
-                .feats
-                .iter()
-                .map(|&(i, c)| theta[i as usize] * c as f64)
-                .sum();
-            let p = sigmoid(e / EVAL_SCALE);
+            let p = sigmoid(linear_eval(s, theta) / EVAL_SCALE);
             let y = s.target as f64;
             loss += bce(p, y);
             if want {
