@@ -135,12 +135,12 @@ impl Evaluator {
         // The point played comes first (it is no longer empty); each other changed point is
         // empty and listed once (docs: `crate::board` module invariants).
         if let Some((first, rest)) = changes.split_first() {
-            self.add::<-1>(&mut s, 0, first.cls[0]);
-            self.add::<-1>(&mut s, 1, first.cls[1]);
+            self.add::<-1>(&mut s, 0, first.old.cls[0]);
+            self.add::<-1>(&mut s, 1, first.old.cls[1]);
             for u in rest {
                 let pos = Pos(u.q & (POS_COUNT as u16 - 1));
                 for (ci, c) in [(0, Color::Black), (1, Color::White)] {
-                    let old = u.cls[ci];
+                    let old = u.old.cls[ci];
                     let new = board.class(c, pos);
                     if new != old {
                         self.add::<-1>(&mut s, ci, old);
