@@ -162,24 +162,38 @@ pub fn new_five_list(board: &Board, c: Color, p: Pos, pre_code: u16, out: &mut P
 /// The defender's moves that leave `a` none of its five points `fives` (which must be all of
 /// them): the five points themselves and, under caro, the points within five of them on
 /// their lines that cap a five at an end. Legal for the defender; into `out` (cleared).
+///
+/// Without caps a defender's stone takes away only the five point it stands on (the other
+/// fives are each made of the point and four stones of `a`, which it cannot touch), so the
+/// answer is read off directly: the one five point if it is legal for the defender, and
+/// nothing against two or more. Under caro every candidate is tried on the board.
 pub fn five_defences(board: &mut Board, a: Color, fives: &[Pos], out: &mut PosList) {
+    if board.rule().has_caps() {
+        five_defences_by_trial(board, a, fives, out);
+        return;
+    }
+    out.clear();
+    let Some((&first, rest)) = fives.split_first() else {
+        return;
+    };
+    if rest.iter().all(|&f| f == first) && is_legal(board, a.opponent(), first) {
+        out.push(first);
+    }
+}
+
+/// [`five_defences`] under caro: every empty point within five of a five point on its lines
+/// is tried ([`Board::leaves_a_five`]).
+fn five_defences_by_trial(board: &mut Board, a: Color, fives: &[Pos], out: &mut PosList) {
     out.clear();
     let d = a.opponent();
-    let still = |b: &Board| {
-        fives
-            .iter()
-            .any(|&f| b.is_empty(f) && b.combo(a, f) == Combo::Five)
-    };
     let mut cand = smallvec::SmallVec::<[Pos; 96]>::new();
     for &q in fives {
         cand.push(q);
-        if board.rule().has_caps() {
-            for &delta in &DELTA {
-                for k in (-5..=5i32).filter(|&k| k != 0) {
-                    let c = Pos((q.index() as i32 + k * delta) as u16);
-                    if board.is_empty(c) {
-                        cand.push(c);
-                    }
+        for &delta in &DELTA {
+            for k in (-5..=5i32).filter(|&k| k != 0) {
+                let c = Pos((q.index() as i32 + k * delta) as u16);
+                if board.is_empty(c) {
+                    cand.push(c);
                 }
             }
         }
@@ -187,13 +201,7 @@ pub fn five_defences(board: &mut Board, a: Color, fives: &[Pos], out: &mut PosLi
     cand.sort_unstable();
     cand.dedup();
     for c in cand {
-        if !is_legal(board, d, c) {
-            continue;
-        }
-        board.make_colored(c, d);
-        let holds = still(board);
-        board.undo();
-        if !holds {
+        if is_legal(board, d, c) && !board.leaves_a_five(c, d, a, fives) {
             out.push(c);
         }
     }
@@ -639,4 +647,91 @@ impl VcfSolver {
 /// `stop` ends the search early with [`VcfOutcome::Unknown`]. The board is restored exactly.
 pub fn vcf(board: &mut Board, max_nodes: u64, stop: &AtomicBool) -> VcfOutcome {
     VcfSolver::new().solve(board, max_nodes, stop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reference answer: every candidate within five of a five point (caps included,
+    /// whatever the rule) played on the board with a make and an undo.
+    fn by_make_and_undo(board: &mut Board, a: Color, fives: &[Pos]) -> PosList {
+        let d = a.opponent();
+        let mut cand: Vec<Pos> = Vec::new();
+        for &q in fives {
+            cand.push(q);
+            for &delta in &DELTA {
+                for k in (-5..=5i32).filter(|&k| k != 0) {
+                    let c = Pos((q.index() as i32 + k * delta) as u16);
+                    if board.is_empty(c) {
+                        cand.push(c);
+                    }
+                }
+            }
+        }
+        cand.sort_unstable();
+        cand.dedup();
+        let mut out = PosList::new();
+        for c in cand {
+            if !is_legal(board, d, c) {
+                continue;
+            }
+            board.make_colored(c, d);
+            let holds = fives
+                .iter()
+                .any(|&f| board.is_empty(f) && board.combo(a, f) == Combo::Five);
+            board.undo();
+            if !holds {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// [`five_defences`] equals playing every candidate, on random positions with fives
+    /// for either colour, under every rule (renju: forbidden points too; caro: caps).
+    #[test]
+    fn five_defences_match_make_and_undo() {
+        let mut seed = 0x5eed_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for rule in [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroExact,
+        ] {
+            let mut checked = [0usize; 3];
+            let mut caps = 0;
+            for _ in 0..300 {
+                let mut b = Board::new(15, 15, rule).unwrap();
+                for _ in 0..60 {
+                    let p = Pos::new(3 + (next() % 9) as usize, 3 + (next() % 9) as usize);
+                    if b.is_empty(p) && b.result_of_move(p).is_none() {
+                        b.make(p);
+                    }
+                    for a in [Color::Black, Color::White] {
+                        let fives = five_points(&b, a, 8);
+                        if fives.is_empty() {
+                            continue;
+                        }
+                        let mut fast = PosList::new();
+                        five_defences(&mut b, a, &fives, &mut fast);
+                        let slow = by_make_and_undo(&mut b, a, &fives);
+                        assert_eq!(fast, slow, "{rule:?} {a:?} {:?}", b.moves());
+                        checked[fives.len().min(2)] += 1;
+                        caps += fast.iter().filter(|p| !fives.contains(p)).count();
+                    }
+                }
+            }
+            // Both cases were met: one five point, and two or more; under caro, caps.
+            assert!(checked[1] > 100 && checked[2] > 100, "{rule:?} {checked:?}");
+            assert_eq!(caps > 0, rule.has_caps(), "{rule:?} {caps}");
+        }
+    }
 }
