@@ -181,15 +181,19 @@ pub fn five_defences(board: &mut Board, a: Color, fives: &[Pos], out: &mut PosLi
     }
 }
 
-/// [`five_defences`] under caro: every empty point within five of a five point on its lines
-/// is tried ([`Board::leaves_a_five`]).
+/// [`five_defences`] under caro: every empty point within five of a five point on the lines
+/// where it makes a five is tried ([`Board::leaves_a_five`]; a stone on another line cannot
+/// touch that five or its ends).
 fn five_defences_by_trial(board: &mut Board, a: Color, fives: &[Pos], out: &mut PosList) {
     out.clear();
     let d = a.opponent();
     let mut cand = smallvec::SmallVec::<[Pos; 96]>::new();
     for &q in fives {
         cand.push(q);
-        for &delta in &DELTA {
+        for (dir, &delta) in DELTA.iter().enumerate() {
+            if board.pattern(a, q, dir) != Pattern::Five {
+                continue;
+            }
             for k in (-5..=5i32).filter(|&k| k != 0) {
                 let c = Pos((q.index() as i32 + k * delta) as u16);
                 if board.is_empty(c) {
