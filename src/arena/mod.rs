@@ -326,7 +326,7 @@ impl runner::Referee for TwoColour {
             },
             workers
         );
-        match cfg.shard {
+        let header = match cfg.shard {
             Some(sh) => {
                 let r = sh.range(self.scheduled);
                 format!(
@@ -337,6 +337,10 @@ impl runner::Referee for TwoColour {
                 )
             }
             None => header,
+        };
+        match repeat_note(cfg.games_per_pair, cfg.openings.len()) {
+            Some(note) if cfg.game.opening_rule.is_none() => format!("{header}\n{note}"),
+            _ => header,
         }
     }
 
@@ -415,6 +419,23 @@ impl TwoColour {
             .map(|o| self.cfg.openings[o].moves.as_slice())
             .unwrap_or(&[])
     }
+}
+
+/// The note printed under the header when a pair plays more games than its openings give
+/// (each opening is played twice, once with each colour, then the schedule starts again):
+/// at a fixed node count the engines are deterministic and the later games copy earlier ones,
+/// so they add no information to the score. `None` when every game has its own opening and
+/// colours, or without openings.
+pub fn repeat_note(games_per_pair: usize, openings: usize) -> Option<String> {
+    let distinct = 2 * openings;
+    (openings > 0 && games_per_pair > distinct).then(|| {
+        format!(
+            "note: {} openings give {distinct} distinct games a pair; games {}..={games_per_pair} \
+             replay them with the same colours (at a fixed node count, as copies)",
+            openings,
+            distinct + 1
+        )
+    })
 }
 
 /// Plays a whole match, printing progress and the summary on stdout and writing the records
@@ -596,6 +617,22 @@ pub(crate) fn summary_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeat_note_starts_where_the_schedule_repeats() {
+        let jobs = schedule(2, 5, 2);
+        // Game 5 (index 4) has the opening and colours of game 1.
+        assert_eq!(
+            (jobs[4].a_black, jobs[4].opening),
+            (jobs[0].a_black, jobs[0].opening)
+        );
+        let note = repeat_note(5, 2).expect("game 5 repeats game 1");
+        assert!(note.contains("2 openings give 4 distinct games"), "{note}");
+        assert!(note.contains("games 5..=5"), "{note}");
+        assert_eq!(repeat_note(4, 2), None);
+        assert_eq!(repeat_note(200, 0), None);
+        assert!(repeat_note(200, 64).unwrap().contains("games 129..=200"));
+    }
 
     #[test]
     fn schedule_reverses_colours_per_opening() {
