@@ -190,16 +190,8 @@ fn five_defences_by_trial(board: &mut Board, a: Color, fives: &[Pos], out: &mut 
     let mut cand = smallvec::SmallVec::<[Pos; 96]>::new();
     for &q in fives {
         cand.push(q);
-        for (dir, &delta) in DELTA.iter().enumerate() {
-            if board.pattern(a, q, dir) != Pattern::Five {
-                continue;
-            }
-            for k in (-5..=5i32).filter(|&k| k != 0) {
-                let c = Pos((q.index() as i32 + k * delta) as u16);
-                if board.is_empty(c) {
-                    cand.push(c);
-                }
-            }
+        for dir in (0..4).filter(|&dir| board.pattern(a, q, dir) == Pattern::Five) {
+            cand.extend(empty_within_five(board, q, dir));
         }
     }
     cand.sort_unstable();
@@ -209,6 +201,15 @@ fn five_defences_by_trial(board: &mut Board, a: Color, fives: &[Pos], out: &mut 
             out.push(c);
         }
     }
+}
+
+/// The empty points within five of `q` on its line of direction `dir` (an index into
+/// [`DELTA`]), `q` itself left out: where a stone can cap a five through `q`.
+fn empty_within_five(board: &Board, q: Pos, dir: usize) -> impl Iterator<Item = Pos> + '_ {
+    (-5..=5i32)
+        .filter(|&k| k != 0)
+        .map(move |k| Pos((q.index() as i32 + k * DELTA[dir]) as u16))
+        .filter(|&c| board.is_empty(c))
 }
 
 /// Outcome of one subtree.
@@ -664,13 +665,8 @@ mod tests {
         let mut cand: Vec<Pos> = Vec::new();
         for &q in fives {
             cand.push(q);
-            for &delta in &DELTA {
-                for k in (-5..=5i32).filter(|&k| k != 0) {
-                    let c = Pos((q.index() as i32 + k * delta) as u16);
-                    if board.is_empty(c) {
-                        cand.push(c);
-                    }
-                }
+            for dir in 0..4 {
+                cand.extend(empty_within_five(board, q, dir));
             }
         }
         cand.sort_unstable();
@@ -696,13 +692,8 @@ mod tests {
     /// for either colour, under every rule (renju: forbidden points too; caro: caps).
     #[test]
     fn five_defences_match_make_and_undo() {
-        let mut seed = 0x5eed_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::core::SplitMix64::new(0x5eed);
+        let mut next = move || rng.next_u64();
         for rule in [
             Rule::Freestyle,
             Rule::Standard,
