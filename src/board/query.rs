@@ -61,7 +61,8 @@ impl Board {
 
     /// Whether a stone of `d` on the empty point `p` would leave `a` a five on one of the
     /// points `fives` (read from the lines alone: cheaper than a make and an undo, and the
-    /// board is unchanged afterwards).
+    /// board is unchanged afterwards). `p` must be an empty board point and `fives` board
+    /// points; a five as the rule defines it (docs/rules.md §2-3, caro caps included).
     pub fn leaves_a_five(&mut self, p: Pos, d: Color, a: Color, fives: &[Pos]) -> bool {
         self.lines.set(p, super::stone(d));
         let table = self.combo_tables[a.index()];
