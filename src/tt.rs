@@ -12,12 +12,12 @@
 //!   table size works and no division is needed; the check covers the low 32 bits.
 //! - Replacement: an entry with the same key is overwritten (keeping its move if the new one
 //!   has none); otherwise the entry with the lowest `depth - 8 * age` is replaced, where age
-//!   counts searches since the entry was written (6-bit generation counter).
+//!   counts searches since the entry was written (5-bit generation counter).
 //! - Win and loss scores are stored relative to the node (see [`score_to_tt`]).
 //! - The static evaluation of the node is stored beside the score ([`NO_EVAL`] when none).
 //!
 //! Data word layout (bits): 0-15 move, 16-31 score (i16), 32-47 static eval (i16), 48-55
-//! depth (i8 + 0), 56-57 bound, 58-63 generation.
+//! depth (i8 + 0), 56-57 bound, 58-62 generation, 63 PV mark.
 
 use crate::core::Pos;
 use crate::eval::{WIN, WIN_THRESHOLD};
@@ -69,6 +69,8 @@ pub struct TtEntry {
     pub depth: i32,
     /// Bound type.
     pub bound: Bound,
+    /// The node was on a principal variation when stored.
+    pub pv: bool,
 }
 
 /// The stored static evaluation meaning "none".
@@ -257,7 +259,10 @@ pub fn win_from_node(score: i32, ply: i32, threshold: i32) -> i32 {
     }
 }
 
-fn pack(mv: Pos, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+/// Bits of the generation counter.
+const GENERATION_MASK: u8 = 31;
+
+fn pack(mv: Pos, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8, pv: bool) -> u64 {
     let score = score.clamp(-WIN, WIN) as i16 as u16 as u64;
     let eval = eval.clamp(NO_EVAL, i16::MAX as i32) as i16 as u16 as u64;
     let depth = depth.clamp(-100, 127) as i8 as u8 as u64;
@@ -266,7 +271,8 @@ fn pack(mv: Pos, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8
         | eval << 32
         | depth << 48
         | (bound as u64) << 56
-        | ((generation & 63) as u64) << 58
+        | ((generation & GENERATION_MASK) as u64) << 58
+        | (pv as u64) << 63
 }
 
 fn unpack(data: u64) -> TtEntry {
@@ -281,6 +287,7 @@ fn unpack(data: u64) -> TtEntry {
             3 => Bound::Exact,
             _ => Bound::None,
         },
+        pv: data >> 63 != 0,
     }
 }
 
@@ -470,11 +477,21 @@ impl TranspositionTable {
 
     /// Stores an entry for `key` (see the module doc for the replacement rule).
     #[inline]
-    pub fn store(&self, key: u64, mv: Pos, score: i32, eval: i32, depth: i32, bound: Bound) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Pos,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         if !self.dirty.load(Ordering::Relaxed) {
             self.dirty.store(true, Ordering::Relaxed);
         }
-        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let generation = self.generation.load(Ordering::Relaxed) & GENERATION_MASK;
         let c = self.cluster(key);
         let mut victim = 0;
         let mut victim_value = i32::MAX;
@@ -489,34 +506,34 @@ impl TranspositionTable {
                 if same {
                     // Keep a deeper exact result of the same search.
                     let old = unpack(data);
-                    let old_gen = ((data >> 58) & 63) as u8;
+                    let old_gen = (data >> 58) as u8 & GENERATION_MASK;
                     if old_gen == generation && old.depth > depth + 2 && bound != Bound::Exact {
                         return;
                     }
                 }
-                c.write(i, key, pack(mv, score, eval, depth, bound, generation));
+                c.write(i, key, pack(mv, score, eval, depth, bound, generation, pv));
                 return;
             }
             let e = unpack(data);
-            let age = (generation.wrapping_sub(((data >> 58) & 63) as u8) & 63) as i32;
+            let age = (generation.wrapping_sub((data >> 58) as u8 & GENERATION_MASK) & GENERATION_MASK) as i32;
             let value = e.depth - 8 * age;
             if value < victim_value {
                 victim_value = value;
                 victim = i;
             }
         }
-        c.write(victim, key, pack(mv, score, eval, depth, bound, generation));
+        c.write(victim, key, pack(mv, score, eval, depth, bound, generation, pv));
     }
 
     /// Per mille of sampled entries written in the current search (for `YXSHOWHASHUSAGE`).
     pub fn hashfull(&self) -> usize {
-        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let generation = self.generation.load(Ordering::Relaxed) & GENERATION_MASK;
         let n = self.clusters.len().min(1000);
         let mut used = 0;
         for c in &self.clusters[..n] {
             for i in 0..ENTRIES {
                 let data = c.data[i].load(Ordering::Relaxed);
-                if data != 0 && ((data >> 58) & 63) as u8 == generation {
+                if data != 0 && ((data >> 58) as u8 & GENERATION_MASK) == generation {
                     used += 1;
                 }
             }

@@ -60,7 +60,7 @@ fn hammer(tt: &TranspositionTable, keys: &[u64]) -> (u64, u64) {
                     if rng >> 63 == 0 {
                         let (mv, score, eval, bound) = fields(key);
                         let depth = ((rng >> 32) % (MAX_DEPTH as u64 + 1)) as i32;
-                        tt.store(key, mv, score, eval, depth, bound);
+                        tt.store(key, mv, score, eval, depth, bound, false);
                     } else {
                         match tt.probe(key) {
                             None => misses += 1,

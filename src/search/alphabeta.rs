@@ -36,11 +36,12 @@
 
 use super::movegen::{self, MoveList, Node};
 use super::params::PARAMS;
+use arrayvec::ArrayVec;
 use super::threat::vcf::{VcfOutcome, VcfSolver};
 use super::threat::vct::VctSolver;
 use super::{Limits, PvLine, SearchInfo, SearchResult};
 use crate::board::{Board, Combo};
-use crate::core::{Pos, POS_COUNT};
+use crate::core::{Color, Pos, POS_COUNT};
 use crate::eval::features::class;
 use crate::eval::{win_rate, Evaluator};
 use crate::eval::{WIN, WIN_THRESHOLD};
@@ -113,7 +114,9 @@ struct Worker<'a> {
     poll_left: i64,
     aborted: bool,
     seldepth: i32,
-    history: Box<[[i32; POS_COUNT]; 2]>,
+    /// History per colour and point: [`HIST_ATTACK`] for moves that make a three or better,
+    /// [`HIST_QUIET`] for the others; each within ±[`HISTORY_MAX`].
+    history: Box<[[[i32; 2]; POS_COUNT]; 2]>,
     killers: Box<[[Pos; 2]; MAX_PLY]>,
     pv: Box<[[Pos; MAX_PLY]; MAX_PLY]>,
     pv_len: Box<[usize; MAX_PLY]>,
@@ -126,12 +129,16 @@ struct Worker<'a> {
     vct: Option<VctSolver>,
     /// The memory limit the VCT solver was made for ([`Limits::threat_memory`]).
     vct_memory: Option<usize>,
-    /// Static evaluation per ply of the current line (for "improving").
-    eval_stack: Box<[i32; MAX_PLY]>,
+    /// Per ply of the current line: the move, its combo, the static evaluation and marks.
+    frames: Box<[Frame; MAX_PLY + 1]>,
+    /// The rule's late-move reduction factor times ln(i), by i (see [`Worker::reduction`]).
+    lmr_lut: [Depth; LMR_TABLE_SIZE],
+    /// Width of the root's aspiration window in the current root search.
+    root_delta: i32,
+    /// The root's alpha in the current root search.
+    root_alpha: i32,
     /// Per ply, the move left out by a singular-extension test search ([`Pos::NONE`]: none).
     skip: Box<[Pos; MAX_PLY]>,
-    /// Nominal depth of the current iteration (bounds the extensions).
-    root_depth: i32,
 }
 
 /// Units of work (search nodes, threat-solver nodes) between two polls of the clock.
@@ -452,7 +459,7 @@ impl<'a> Worker<'a> {
             poll_left: POLL_INTERVAL,
             aborted: false,
             seldepth: 0,
-            history: Box::new([[0; POS_COUNT]; 2]),
+            history: Box::new([[[0; 2]; POS_COUNT]; 2]),
             killers: Box::new([[Pos::NONE; 2]; MAX_PLY]),
             pv: Box::new([[Pos::NONE; MAX_PLY]; MAX_PLY]),
             pv_len: Box::new([0; MAX_PLY]),
@@ -462,9 +469,11 @@ impl<'a> Worker<'a> {
             ev: Evaluator::new(&board),
             vct: solvers.vct,
             vct_memory: solvers.vct_memory,
-            eval_stack: Box::new([0; MAX_PLY]),
+            frames: Box::new([Frame::default(); MAX_PLY + 1]),
+            lmr_lut: lmr_lut(board.rule()),
+            root_delta: 1,
+            root_alpha: -WIN,
             skip: Box::new([Pos::NONE; MAX_PLY]),
-            root_depth: 0,
             board,
         }
     }
@@ -532,14 +541,6 @@ impl<'a> Worker<'a> {
 /// Moves of a node picked one at a time before the rest are sorted.
 const PICKED_MOVES: usize = 3;
 
-/// Ordering bonus of the ply's two killer moves, in ordering units (100 a logit of the
-/// learned move ordering; docs/strength.md §2, step 4).
-const KILLER_BONUS: i32 = 500;
-
-/// History scores (at most 8 192) are divided by 2^this in move ordering, so that they add
-/// up to about 1.3 logits (docs/strength.md §2, step 4).
-const HISTORY_SHIFT: i32 = 6;
-
 /// The order moves are tried in: the higher ordering score first, then the lower point.
 #[inline(always)]
 fn order_cmp(a: &(Pos, i32), b: &(Pos, i32)) -> std::cmp::Ordering {
@@ -552,62 +553,89 @@ fn order_before(a: (Pos, i32), b: (Pos, i32)) -> bool {
     order_cmp(&a, &b) == std::cmp::Ordering::Less
 }
 
-/// Quiet moves searched at a non-PV node of `depth` before the rest are pruned.
-#[inline]
-fn move_count_limit(depth: i32, improving: bool) -> usize {
-    let d = depth.max(1) as f64;
-    let n = (PARAMS.mcp_base + d.powf(PARAMS.mcp_exp)) / if improving { 1.0 } else { 2.0 };
-    n as usize
+/// A depth or depth change in plies; fractional, as reductions and extensions are.
+pub(super) type Depth = f32;
+
+/// Per-ply state of the current line (see [`Worker::search`]).
+#[derive(Clone, Copy)]
+pub(super) struct Frame {
+    /// The move made from this ply ([`Pos::NONE`] before one is).
+    pub mv: Pos,
+    /// The mover's combo at that move.
+    pub combo: Combo,
+    /// Static evaluation at this ply, side to move's view.
+    pub static_eval: i32,
+    /// The node is or was on a principal variation (this search or an earlier one).
+    pub tt_pv: bool,
+    /// Extensions beyond one ply a move taken on the line so far (plies).
+    pub extra_ext: Depth,
 }
 
-/// Depths and move numbers below this read [`lmr`] from [`LMR_TABLE`].
-const LMR_TABLE_SIZE: usize = 64;
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame {
+            mv: Pos::NONE,
+            combo: Combo::None,
+            static_eval: 0,
+            tt_pv: false,
+            extra_ext: 0.0,
+        }
+    }
+}
 
-/// [`lmr_formula`] for every depth and move number below [`LMR_TABLE_SIZE`] and each of the
-/// eight (quiet, PV node, improving) cases, computed once.
-static LMR_TABLE: once_cell::sync::Lazy<Box<[[[i8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]; 8]>> =
+/// History slot of moves that make a three or better.
+const HIST_ATTACK: usize = 0;
+/// History slot of the other moves.
+const HIST_QUIET: usize = 1;
+/// History entries stay within ± this.
+const HISTORY_MAX: i32 = 10_692;
+
+/// History gain of the best move of a node searched at `depth`.
+#[inline]
+fn stat_bonus(depth: Depth) -> i32 {
+    ((25.0 * depth * depth + 105.0 * depth - 157.0) as i32).clamp(1, 8_927)
+}
+
+/// A line's extensions of reduced searches stop growing beyond this many plies.
+const LMR_EXTRA_MAX: Depth = 5.0;
+
+/// Moves a node of `depth` searches before the rest are pruned (once one does not lose):
+/// (base + depth^exp) / (2 - improving), none below depth 1 but the first.
+#[inline]
+fn move_count_limit(depth: Depth, improving: bool) -> usize {
+    let d = depth.max(0.0) as usize;
+    let n = if d == 0 {
+        0
+    } else {
+        MCP_TABLE[d.min(LMR_TABLE_SIZE - 1)]
+    };
+    n / if improving { 1 } else { 2 }
+}
+
+/// `base + d^exp` for every whole depth `d` below [`LMR_TABLE_SIZE`].
+static MCP_TABLE: once_cell::sync::Lazy<[usize; LMR_TABLE_SIZE]> =
     once_cell::sync::Lazy::new(|| {
-        let mut t = Box::new([[[0i8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]; 8]);
-        for (f, plane) in t.iter_mut().enumerate() {
-            for (d, row) in plane.iter_mut().enumerate() {
-                for (i, r) in row.iter_mut().enumerate() {
-                    let v = lmr_formula(d as i32, i, f & 1 != 0, f & 2 != 0, f & 4 != 0);
-                    *r = v.clamp(0, i8::MAX as i32) as i8;
-                }
-            }
+        let mut t = [0; LMR_TABLE_SIZE];
+        for (d, v) in t.iter_mut().enumerate() {
+            *v = (PARAMS.mcp_base + (d as f32).powf(PARAMS.mcp_exp)) as usize;
         }
         t
     });
 
-/// Late-move reduction in plies for the `i`-th move (from 0) at `depth` ([`lmr_formula`],
-/// read from a table for the common cases).
-#[inline]
-fn lmr(depth: i32, i: usize, quiet: bool, pv_node: bool, improving: bool) -> i32 {
-    if (depth as usize) < LMR_TABLE_SIZE && i < LMR_TABLE_SIZE {
-        let f = quiet as usize | (pv_node as usize) << 1 | (improving as usize) << 2;
-        LMR_TABLE[f][depth as usize][i] as i32
-    } else {
-        lmr_formula(depth, i, quiet, pv_node, improving)
-    }
-}
+/// Depths and move numbers at or above this read the last entry of the reduction table.
+const LMR_TABLE_SIZE: usize = 64;
 
-/// Late-move reduction in plies for the `i`-th move (from 0) at `depth`: the factor times
-/// ln(depth) ln(move number), with the adjustments of docs/strength.md §2, step 6.
-fn lmr_formula(depth: i32, i: usize, quiet: bool, pv_node: bool, improving: bool) -> i32 {
-    if depth < 1 || i < 1 {
-        return 0;
-    }
-    let base = (depth as f64).ln() * (i as f64).ln() * PARAMS.lmr_factor;
-    let mut r = if quiet {
-        base + PARAMS.lmr_quiet
+/// The rule's reduction factor F times ln(i) for every i below [`LMR_TABLE_SIZE`] (0 at 0):
+/// a reduction is the product of two entries (docs/strength.md §2).
+fn lmr_lut(rule: crate::core::Rule) -> [Depth; LMR_TABLE_SIZE] {
+    let f = if rule.has_forbidden(Color::Black) {
+        PARAMS.lmr_factor_renju
     } else {
-        base * PARAMS.lmr_threat_mul + PARAMS.lmr_threat_add
+        PARAMS.lmr_factor
     };
-    if pv_node {
-        r -= 1.0;
+    let mut t = [0.0; LMR_TABLE_SIZE];
+    for (i, v) in t.iter_mut().enumerate().skip(1) {
+        *v = f * (i as Depth).ln();
     }
-    if !improving {
-        r += 0.5;
-    }
-    r.round().max(0.0) as i32
+    t
 }

@@ -57,7 +57,7 @@ pub enum Node {
 
 /// Whether a black stone at `p` is a renju foul (only checked where the combo says it may be).
 #[inline]
-fn is_foul(board: &Board, me: Color, p: Pos, combo: Combo) -> bool {
+pub fn is_foul(board: &Board, me: Color, p: Pos, combo: Combo) -> bool {
     board.rule().has_forbidden(me)
         && match combo {
             Combo::Forbidden => true,
@@ -69,7 +69,7 @@ fn is_foul(board: &Board, me: Color, p: Pos, combo: Combo) -> bool {
 /// The learned move-ordering score of `p` for `me` (docs/training.md §3): the mover's
 /// `attack` value of its code at `p` plus the `defence` value of the opponent's code there.
 #[inline]
-fn order_score(board: &Board, ev: &Evaluator, me: Color, p: Pos) -> i32 {
+pub fn order_score(board: &Board, ev: &Evaluator, me: Color, p: Pos) -> i32 {
     const M: usize = CLASS_SLOTS - 1;
     let a = ev.order_table(me)[board.class(me, p) as usize & M] as u16 as i16 as i32;
     let d = (ev.order_table(me.opponent())[board.class(me.opponent(), p) as usize & M] >> 16) as u16

@@ -1,123 +1,169 @@
-//! Search parameters.
+//! Search parameters (docs/strength.md §2).
 //!
 //! In a normal build [`PARAMS`] is a constant ([`Params::DEFAULT`]), so the search's
 //! conditions on it fold away. Built with the cargo feature `tune`, [`PARAMS`] is read once
 //! from the environment variable `TIANYUAN_PARAMS` (`name=value,name=value`, unknown names
 //! ignored) on top of the defaults: a development aid for tuning experiments
 //! (`tools/spsa.py`), never part of a release build.
+//!
+//! Depths are in plies (fractional), margins in evaluation units (200 a logistic unit,
+//! [`crate::eval::EVAL_SCALE`]). Where a parameter has a renju value (`*_renju`), renju
+//! uses it and the other rules the plain one.
 
-/// The tunable search parameters (see the module docs).
-#[derive(Clone, Debug)]
-pub struct Params {
-    /// Move-count pruning: 1 the log-depth form at every depth, 0 the fixed count at depth
-    /// 3 and below, other values none.
-    pub mcp: i32,
-    /// Move-count pruning: base count (quiet moves searched at depth 0).
-    pub mcp_base: f64,
-    /// Move-count pruning: exponent of the depth.
-    pub mcp_exp: f64,
-    /// Late-move reduction: factor of ln(depth) ln(move number).
-    pub lmr_factor: f64,
-    /// Late-move reduction: added for quiet moves.
-    pub lmr_quiet: f64,
-    /// Late-move reduction: new (1) or the old fixed 1-3 plies for quiet moves only (0).
-    pub lmr_new: i32,
-    /// Static four-three / double-three mates on (1) or off (0).
-    pub static_mates: i32,
-    /// Answers to an open three cost no depth (1) or one ply (0).
-    pub ext_three: i32,
-    /// Fixed move-count pruning (`mcp` 0): up to this depth ...
-    pub mcp0_depth: i32,
-    /// ... after `mcp0_base + mcp0_mul * depth` moves.
-    pub mcp0_base: i32,
-    /// See `mcp0_base`.
-    pub mcp0_mul: i32,
-    /// Internal iterative reduction from this depth (0: off).
-    pub iir: i32,
-    /// Razoring up to this depth (0: off).
-    pub razor: i32,
-    /// Razoring margin per ply of depth, in evaluation units.
-    pub razor_margin: i32,
-    /// Futility pruning up to this depth (0: off).
-    pub futility: i32,
-    /// Futility margin per ply of depth, in evaluation units.
-    pub futility_margin: i32,
-    /// Quiescence search of fours at the leaves: up to this many fours deep (0: off;
-    /// docs/strength.md §2).
-    pub qs: i32,
-    /// Singular extension of the table move from this depth (0: off; docs/strength.md §2).
-    pub se: i32,
-    /// Singular extension: margin below the table score per ply of depth, in evaluation
-    /// units.
-    pub se_margin: i32,
-    /// Singular extension: the table move is searched one ply shallower when it is not
-    /// singular but its table score is at or above beta (1) or not (0).
-    pub se_neg: i32,
-    /// A bounded table score beyond the static evaluation replaces it in futility pruning
-    /// and razoring (1) or not (0).
-    pub tt_eval: i32,
+macro_rules! params {
+    ($($(#[doc = $doc:literal])* $name:ident: $ty:ty = $default:expr,)*) => {
+        /// The tunable search parameters (see the module docs).
+        #[derive(Clone, Debug)]
+        pub struct Params {
+            $($(#[doc = $doc])* pub $name: $ty,)*
+        }
+
+        impl Params {
+            /// The parameters of release builds (docs/strength.md §2).
+            pub const DEFAULT: Params = Params { $($name: $default,)* };
+
+            /// Sets the parameter `name` to `value`; false for an unknown name.
+            #[cfg(feature = "tune")]
+            fn set(&mut self, name: &str, value: f64) -> bool {
+                match name {
+                    $(stringify!($name) => self.$name = value as $ty,)*
+                    _ => return false,
+                }
+                true
+            }
+        }
+    };
+}
+
+params! {
+    /// Late-move reduction factor F (reduction F² ln(depth) ln(move number)), freestyle,
+    /// standard and caro.
+    lmr_factor: f32 = 1.0,
+    /// The same for renju.
+    lmr_factor_renju: f32 = 0.75,
+    /// Extra reduction at a non-PV node whose evaluation did not improve over two plies
+    /// (when the reduction is above one ply).
+    lmr_not_improving: f32 = 1.0,
+    /// Less reduction at a node that is or was on a principal variation.
+    lmr_tt_pv: f32 = 0.97,
+    /// More reduction for moves of a node that does not raise the root's alpha (odd plies).
+    lmr_no_alpha: f32 = 0.98,
+    /// More reduction at an expected cut node for moves other than a quiet killer.
+    lmr_cut: f32 = 1.8,
+    /// More reduction for an answer to an open three that blocks no four and lies more than
+    /// four points from the opponent's last move ...
+    lmr_far_defence_opp: f32 = 1.93,
+    /// ... and from our own last move.
+    lmr_far_defence_own: f32 = 0.96,
+    /// Less reduction for a threat (three or better) after our own threat two plies up.
+    lmr_continued_attack: f32 = 0.53,
+    /// Less reduction for renju black's points that look forbidden but are not.
+    lmr_false_forbidden: f32 = 1.05,
+    /// History units per ply of less reduction (deeper than 5.4 plies: `lmr_history_deep`).
+    lmr_history: f32 = 12267.0,
+    /// See `lmr_history`.
+    lmr_history_deep: f32 = 16647.0,
+    /// History offset of the stat score (a move of no history gets this much more reduction).
+    stat_offset: i32 = 3322,
+    /// Extension of the answer to a four (the forced block).
+    ext_forced: f32 = 1.3,
+    /// Singular extension from this depth.
+    se_depth: f32 = 6.65,
+    /// Singular extension: the table entry must be at most this much shallower.
+    se_tt_depth: f32 = 2.03,
+    /// Singular extension margin per ply (plus one a ply for a former PV node).
+    se_margin: f32 = 0.73,
+    /// Singular extension margin per ply, renju.
+    se_margin_renju: f32 = 0.75,
+    /// The singular test search runs at this share of the depth.
+    se_reduction: f32 = 0.54,
+    /// A non-PV singular move this far (less 0.6 a ply, at most 9) below the margin is
+    /// extended two plies ...
+    se_double: i32 = 23,
+    /// ... while the line's extra extensions stay below this.
+    se_extra_max: f32 = 10.8,
+    /// The table move is searched this much shallower when not singular but at or above beta.
+    se_reduction_fh: f32 = 1.5,
+    /// Extension of the table move when no singular test ran: PV node / other nodes.
+    ext_tt_pv: f32 = 0.25,
+    /// See `ext_tt_pv`.
+    ext_tt_non_pv: f32 = 0.08,
+    /// Extra extension of a table move that is a four within 4 / 6 points of our last move.
+    ext_near_four4: f32 = 0.24,
+    /// See `ext_near_four4`.
+    ext_near_four6: f32 = 0.05,
+    /// Internal iterative reduction of a PV node without a table move.
+    iir_pv: f32 = 0.32,
+    /// PV node whose table entry is shallower: this share of the difference less depth ...
+    iir_tt: f32 = 0.28,
+    /// ... at most this much.
+    iir_tt_max: f32 = 3.6,
+    /// Razoring below this depth.
+    razor_depth: f32 = 2.6,
+    /// Razoring margin: a d² + b d + c.
+    razor_a: f32 = 0.14,
+    /// See `razor_a`.
+    razor_b: f32 = 11.2,
+    /// See `razor_a`.
+    razor_c: f32 = 15.0,
+    /// Futility margin a ply (freestyle, standard, caro).
+    futility: i32 = 50,
+    /// Futility margin a ply, renju.
+    futility_renju: i32 = 64,
+    /// Less futility margin a ply at a cut node without a table entry.
+    futility_cut: i32 = 10,
+    /// Move-count pruning: moves searched at depth d are (base + d^exp) / (2 - improving).
+    mcp_base: f32 = 3.0,
+    /// See `mcp_base`.
+    mcp_exp: f32 = 1.32,
+    /// Moves with no shape for either side are pruned below this depth.
+    trivial_depth: f32 = 4.3,
+    /// Fail-high reduction: a cut node whose evaluation is beta + a + b depth (+ c when the
+    /// opponent has a four or open three) searches its moves a ply shallower.
+    fhr_a: i32 = -7,
+    /// See `fhr_a`.
+    fhr_b: i32 = 12,
+    /// See `fhr_a`.
+    fhr_c: i32 = 70,
+    /// A raised alpha reduces the remaining moves of a node of depth 2-12 by this much.
+    alpha_raise: f32 = 1.0,
+    /// A reduced search that beats alpha by this much (+ 11 a ply of the reduction) is
+    /// re-searched a ply deeper ...
+    lmr_deeper: i32 = 27,
+    /// ... and by this much (+ 26 a ply) two plies deeper.
+    lmr_deeper2: i32 = 279,
+    /// History: attack history divides by this in move ordering ...
+    hist_attack_div: i32 = 128,
+    /// ... quiet history by this.
+    hist_quiet_div: i32 = 256,
+    /// Ordering bonus of the ply's killer moves.
+    killer_bonus: i32 = 0,
     /// Attacker nodes of a VCF search at the first leaf when the side to move can make a
     /// four (0: off).
-    pub leaf_vcf: i32,
-    /// Move-count pruning `mcp` 2 also at PV nodes (1) or not (0).
-    pub mcp_pv: i32,
-    /// Moves with no shape for either side are pruned below this depth (0: off).
-    pub trivial_depth: i32,
-    /// Late-move reductions from this depth.
-    pub lmr_depth: i32,
-    /// Plies of reduction added at expected cut nodes for moves that are not killers.
-    pub lmr_cut: i32,
-    /// Razoring into the quiescence search up to this depth (0: off).
-    pub razor_qs: i32,
-    /// A bare four (a four that makes nothing else, [`crate::board::Combo::Four`]) counts as
-    /// a quiet move for reductions and pruning (1) or not (0).
-    pub bare_four_quiet: i32,
-    /// Late-move reduction of a threat move (not quiet): this factor of the quiet base ...
-    pub lmr_threat_mul: f64,
-    /// ... plus this many plies.
-    pub lmr_threat_add: f64,
+    leaf_vcf: i32 = 50,
+    /// Quiescence search of fours at the leaves: up to this many fours deep (0: off).
+    qs: i32 = 1,
+    /// The leaves run the local VCF search (fours near the side's last move) instead of
+    /// `leaf_vcf` and `qs` (1) or not (0).
+    qvcf: i32 = 0,
+    /// Local VCF delta pruning: the evaluation this far below alpha (+ this a ply of depth,
+    /// at least 614) stands.
+    qvcf_delta: i32 = 1669,
+    /// See `qvcf_delta`.
+    qvcf_delta_ply: i32 = 48,
+    /// Shallow non-PV nodes that face an open three are resolved by the quiescence search
+    /// (the side's fours, else the evaluation) like razoring (1) or searched (0).
+    razor_three: i32 = 1,
+    /// Root moves from this one (from 0) get late-move reductions.
+    root_lmr_from: i32 = 2,
+    /// Aspiration window: first half-width.
+    asp_window: i32 = 13,
 }
 
 impl Default for Params {
     fn default() -> Self {
         Params::DEFAULT
     }
-}
-
-impl Params {
-    /// The parameters of release builds (docs/strength.md §2).
-    pub const DEFAULT: Params = Params {
-        mcp: 0,
-        mcp_base: 4.0,
-        mcp_exp: 1.3,
-        lmr_factor: 1.1,
-        lmr_quiet: -0.27,
-        lmr_new: 1,
-        static_mates: 1,
-        ext_three: 0,
-        mcp0_depth: 5,
-        mcp0_base: 2,
-        mcp0_mul: 2,
-        iir: 5,
-        razor: 3,
-        razor_margin: 150,
-        futility: 7,
-        futility_margin: 15,
-        qs: 1,
-        se: 5,
-        se_margin: 5,
-        se_neg: 1,
-        tt_eval: 1,
-        leaf_vcf: 50,
-        mcp_pv: 0,
-        trivial_depth: 0,
-        lmr_depth: 3,
-        lmr_cut: 0,
-        razor_qs: 0,
-        bare_four_quiet: 0,
-        lmr_threat_mul: 0.5,
-        lmr_threat_add: -0.5,
-    };
 }
 
 /// The parameters in force: the defaults (a build without the `tune` feature).
@@ -133,41 +179,8 @@ pub static PARAMS: once_cell::sync::Lazy<Params> = once_cell::sync::Lazy::new(||
             let Some((k, v)) = kv.split_once('=') else {
                 continue;
             };
-            let Ok(x) = v.trim().parse::<f64>() else {
-                continue;
-            };
-            match k.trim() {
-                "mcp" => p.mcp = x as i32,
-                "mcp_base" => p.mcp_base = x,
-                "mcp_exp" => p.mcp_exp = x,
-                "lmr_factor" => p.lmr_factor = x,
-                "lmr_quiet" => p.lmr_quiet = x,
-                "lmr_new" => p.lmr_new = x as i32,
-                "static_mates" => p.static_mates = x as i32,
-                "futility" => p.futility = x as i32,
-                "ext_three" => p.ext_three = x as i32,
-                "razor" => p.razor = x as i32,
-                "iir" => p.iir = x as i32,
-                "mcp0_depth" => p.mcp0_depth = x as i32,
-                "mcp0_base" => p.mcp0_base = x as i32,
-                "mcp0_mul" => p.mcp0_mul = x as i32,
-                "razor_margin" => p.razor_margin = x as i32,
-                "futility_margin" => p.futility_margin = x as i32,
-                "qs" => p.qs = x as i32,
-                "se" => p.se = x as i32,
-                "se_margin" => p.se_margin = x as i32,
-                "se_neg" => p.se_neg = x as i32,
-                "tt_eval" => p.tt_eval = x as i32,
-                "leaf_vcf" => p.leaf_vcf = x as i32,
-                "mcp_pv" => p.mcp_pv = x as i32,
-                "trivial_depth" => p.trivial_depth = x as i32,
-                "lmr_depth" => p.lmr_depth = x as i32,
-                "lmr_cut" => p.lmr_cut = x as i32,
-                "razor_qs" => p.razor_qs = x as i32,
-                "bare_four_quiet" => p.bare_four_quiet = x as i32,
-                "lmr_threat_mul" => p.lmr_threat_mul = x,
-                "lmr_threat_add" => p.lmr_threat_add = x,
-                _ => {}
+            if let Ok(x) = v.trim().parse::<f64>() {
+                p.set(k.trim(), x);
             }
         }
     }

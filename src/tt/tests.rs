@@ -7,7 +7,7 @@ fn store_and_probe() {
     let tt = TranspositionTable::new(1 << 16);
     let key = 0x1234_5678_9abc_def0;
     assert!(tt.probe(key).is_none());
-    tt.store(key, Pos::new(3, 4), -120, 55, 7, Bound::Lower);
+    tt.store(key, Pos::new(3, 4), -120, 55, 7, Bound::Lower, false);
     let e = tt.probe(key).unwrap();
     assert_eq!(
         e,
@@ -44,10 +44,10 @@ fn torn_entry_reads_as_a_miss() {
             c.data[0].load(Ordering::Relaxed),
         )
     };
-    tt.store(k1, Pos::new(1, 1), 10, 0, 3, Bound::Exact);
+    tt.store(k1, Pos::new(1, 1), 10, 0, 3, Bound::Exact, false);
     let (check1, data1) = words(c);
     c.zero_shared();
-    tt.store(k2, Pos::new(2, 2), 20, 0, 4, Bound::Lower);
+    tt.store(k2, Pos::new(2, 2), 20, 0, 4, Bound::Lower, false);
     let (check2, data2) = words(c);
     for (ch, d) in [(check1, data2), (check2, data1)] {
         c.check[0].store(ch, Ordering::Relaxed);
@@ -57,7 +57,7 @@ fn torn_entry_reads_as_a_miss() {
     // The same key written twice with different data: old check, new data.
     c.check[0].store(check2, Ordering::Relaxed);
     c.data[0].store(data2, Ordering::Relaxed);
-    tt.store(k2, Pos::new(3, 3), 30, 0, 9, Bound::Exact);
+    tt.store(k2, Pos::new(3, 3), 30, 0, 9, Bound::Exact, false);
     assert_eq!(tt.probe(k2).map(|e| e.depth), Some(9));
     c.check[0].store(check2, Ordering::Relaxed);
     assert!(tt.probe(k2).is_none());
@@ -70,7 +70,7 @@ fn five_entries_share_a_cluster() {
         .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .collect();
     for (i, &k) in keys.iter().enumerate() {
-        tt.store(k, Pos::new(i, 0), i as i32, NO_EVAL, 5, Bound::Exact);
+        tt.store(k, Pos::new(i, 0), i as i32, NO_EVAL, 5, Bound::Exact, false);
     }
     for (i, &k) in keys.iter().enumerate() {
         let e = tt.probe(k).expect("stored");
@@ -90,7 +90,7 @@ fn clear_empties_a_written_table_and_prefault_makes_it_resident() {
         .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .collect();
     for &k in &keys {
-        tt.store(k, Pos::new(4, 4), 1, 2, 3, Bound::Upper);
+        tt.store(k, Pos::new(4, 4), 1, 2, 3, Bound::Upper, false);
     }
     assert!(*tt.dirty.get_mut());
     assert!(keys.iter().any(|&k| tt.probe(k).is_some()));
@@ -108,7 +108,7 @@ fn clear_reallocates_a_large_written_table() {
         .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .collect();
     for &k in &keys {
-        tt.store(k, Pos::new(4, 4), 1, 2, 3, Bound::Upper);
+        tt.store(k, Pos::new(4, 4), 1, 2, 3, Bound::Upper, false);
     }
     assert!(keys.iter().any(|&k| tt.probe(k).is_some()));
     tt.clear_reallocating_from(1 << 20);
@@ -154,7 +154,7 @@ fn filled(bytes: usize) -> (TranspositionTable, Vec<u64>) {
         .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .collect();
     for &k in &keys {
-        tt.store(k, Pos::new(4, 4), 1, 2, 3, Bound::Upper);
+        tt.store(k, Pos::new(4, 4), 1, 2, 3, Bound::Upper, false);
     }
     assert!(keys.iter().any(|&k| tt.probe(k).is_some()));
     (tt, keys)

@@ -1,7 +1,42 @@
-//! Node search: the principal-variation alpha-beta search below the root and the
-//! quiescence search over fours, with make/undo of the worker's board and evaluator.
+//! Node search: the principal-variation alpha-beta search below the root, with fractional
+//! depths (docs/strength.md §2), the quiescence search over fours, and make/undo of the
+//! worker's board and evaluator.
 
 use super::*;
+
+/// Chebyshev distance between two points, -1 when either is [`Pos::NONE`].
+#[inline]
+fn distance(a: Pos, b: Pos) -> i32 {
+    if a.is_none() || b.is_none() {
+        -1
+    } else {
+        a.chebyshev(b)
+    }
+}
+
+/// Whether a move of this combo makes a four (a five point) or better.
+#[inline]
+pub(super) fn is_four(c: Combo) -> bool {
+    matches!(
+        c,
+        Combo::Four | Combo::FourPlus | Combo::FourThree | Combo::Flex4 | Combo::Five
+    )
+}
+
+/// Whether a move of this combo makes a four with a two or closed three beside it, or better.
+#[inline]
+fn is_four_plus(c: Combo) -> bool {
+    matches!(
+        c,
+        Combo::FourPlus | Combo::FourThree | Combo::Flex4 | Combo::Five
+    )
+}
+
+/// Razoring margin at `depth` (evaluation units).
+#[inline]
+fn razor_margin(depth: Depth) -> i32 {
+    (PARAMS.razor_a * depth * depth + PARAMS.razor_b * depth + PARAMS.razor_c) as i32
+}
 
 impl Worker<'_> {
     /// Quiescence search at a leaf (`depth` <= 0) where the side to move can make a four:
@@ -12,7 +47,7 @@ impl Worker<'_> {
         &mut self,
         mut alpha: i32,
         beta: i32,
-        depth: i32,
+        depth: Depth,
         ply: usize,
         stand_pat: i32,
     ) -> i32 {
@@ -23,9 +58,12 @@ impl Worker<'_> {
         moves.sort_unstable_by(order_cmp);
         let mut best = stand_pat;
         alpha = alpha.max(stand_pat);
+        let me = self.board.side_to_move();
         for &(p, _) in moves.iter() {
+            self.frames[ply].mv = p;
+            self.frames[ply].combo = self.board.combo(me, p);
             self.make(p);
-            let s = -self.search(-beta, -alpha, depth - 1, ply + 1, false, false);
+            let s = -self.search(-beta, -alpha, depth - 1.0, ply + 1, false, false);
             self.undo();
             if self.aborted {
                 return 0;
@@ -42,7 +80,194 @@ impl Worker<'_> {
         }
         best
     }
+
+    /// The leaf (`depth` <= 0, no five point of the opponent): with `qvcf`, the local VCF
+    /// search ([`Worker::qvcf`]); else the static evaluation, a small VCF at the first leaf,
+    /// or the quiescence search of fours.
+    fn leaf(&mut self, alpha: i32, beta: i32, depth: Depth, ply: usize) -> i32 {
+        if PARAMS.qvcf != 0 {
+            return self.qvcf(alpha, beta, depth.min(0.0), ply, true);
+        }
+        let me = self.board.side_to_move();
+        let ply_i = ply as i32;
+        let static_eval = self.ev.evaluate(me);
+        self.frames[ply].static_eval = static_eval;
+        if static_eval >= beta || self.ev.four_line_points(me) == 0 {
+            return static_eval;
+        }
+        // A small VCF search of the side to move at the first leaf (not inside the
+        // quiescence search) proves wins the fours below cannot see.
+        if PARAMS.leaf_vcf > 0 && depth > -1.0 {
+            if let Some(score) = self.vcf_win(PARAMS.leaf_vcf as u64, ply_i) {
+                return score;
+            }
+        }
+        if PARAMS.qs > 0 && depth > -(PARAMS.qs as Depth) {
+            return self.quiescence_fours(alpha, beta, depth, ply, static_eval);
+        }
+        static_eval
+    }
 }
+
+impl Worker<'_> {
+    /// The local VCF search at a leaf (`depth` <= 0; the caller passed step 3 when `checked`):
+    /// the side to move stands on its static evaluation or plays a four near its own last
+    /// move (any four in the first two of its moves, then only fours that make something
+    /// besides), each answered by the forced block at no cost in depth; every four costs a
+    /// ply. Nodes count as search nodes. Renju black's forbidden fours are never tried.
+    fn qvcf(&mut self, mut alpha: i32, beta: i32, depth: Depth, ply: usize, checked: bool) -> i32 {
+        let me = self.board.side_to_move();
+        let opp = me.opponent();
+        let ply_i = ply as i32;
+        if !checked {
+            self.nodes += 1;
+            self.poll();
+            if self.aborted {
+                return 0;
+            }
+            if ply >= MAX_PLY - 4 || self.board.is_full() {
+                return self.ev.evaluate(me);
+            }
+            if self.ev.five_points(me) > 0 {
+                return WIN - ply_i - 1;
+            }
+            let caro = self.board.rule().has_caps();
+            let opp_fives = self.ev.five_points(opp);
+            if opp_fives > 0 {
+                return self.qvcf_defend(alpha, beta, depth, ply);
+            }
+            if !caro && self.ev.four_line_points(opp) == 0 {
+                let c = self.ev.counts(me);
+                if c[class::FLEX4] > 0 {
+                    return WIN - ply_i - 3;
+                }
+                if !self.board.rule().has_forbidden(me)
+                    && (c[class::FOUR_THREE] > 0 || c[class::DOUBLE_THREE] > 0)
+                {
+                    return WIN - ply_i - 5;
+                }
+            }
+        }
+        let static_eval = self.ev.evaluate(me);
+        self.frames[ply].static_eval = static_eval;
+        if static_eval >= beta {
+            return static_eval;
+        }
+        let fours = self.ev.four_line_points(me);
+        if fours == 0 {
+            return static_eval;
+        }
+        alpha = alpha.max(static_eval);
+        // Delta pruning: too far below alpha for fours to matter.
+        if static_eval + (PARAMS.qvcf_delta + PARAMS.qvcf_delta_ply * depth as i32).max(614) < alpha {
+            return alpha;
+        }
+        let own_last = if ply >= 2 {
+            self.frames[ply - 2].mv
+        } else {
+            let m = self.board.moves();
+            let colors = self.board.move_colors();
+            (0..m.len()).rev().find(|&i| colors[i] == me).map_or(Pos::NONE, |i| m[i])
+        };
+        if own_last.is_none() {
+            return static_eval;
+        }
+        let plain = depth >= -1.0
+            || (ply >= 4
+                && is_four_plus(self.frames[ply - 2].combo)
+                && is_four_plus(self.frames[ply - 4].combo));
+        let mut moves = MoveList::new();
+        for &off in QVCF_AREA.iter() {
+            let q = Pos((own_last.0 as i32 + off) as u16);
+            if self.board.cell(q) != crate::board::EMPTY {
+                continue;
+            }
+            let c = self.board.combo(me, q);
+            let ok = if plain { is_four(c) } else { is_four_plus(c) };
+            if ok && !movegen::is_foul(&self.board, me, q, c) {
+                moves.push((q, movegen::order_score(&self.board, &self.ev, me, q)));
+            }
+        }
+        moves.sort_unstable_by(order_cmp);
+        let mut best = static_eval;
+        for &(p, _) in moves.iter() {
+            self.frames[ply].mv = p;
+            self.frames[ply].combo = self.board.combo(me, p);
+            self.make(p);
+            let s = -self.qvcf(-beta, -alpha, depth - 1.0, ply + 1, false);
+            self.undo();
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The defender's node of [`Worker::qvcf`]: the block (or, under caro, every defence)
+    /// of the opponent's five point, at no cost in depth.
+    fn qvcf_defend(&mut self, alpha: i32, beta: i32, depth: Depth, ply: usize) -> i32 {
+        let ply_i = ply as i32;
+        let mut moves = MoveList::new();
+        match movegen::generate(&mut self.board, &self.ev, &mut moves) {
+            Node::Win(_) => return WIN - ply_i - 1,
+            Node::Lost => return -(WIN - ply_i - 2),
+            Node::FlexWin(_) => return WIN - ply_i - 3,
+            Node::Moves { .. } => {}
+        }
+        let me = self.board.side_to_move();
+        let mut best = -WIN;
+        let mut alpha = alpha;
+        for &(p, _) in moves.iter() {
+            self.frames[ply].mv = p;
+            self.frames[ply].combo = self.board.combo(me, p);
+            self.make(p);
+            let s = -self.qvcf(-beta, -alpha, depth, ply + 1, false);
+            self.undo();
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if moves.is_empty() {
+            return -(WIN - ply_i - 2);
+        }
+        best
+    }
+}
+
+/// Offsets (in [`Pos`] index units) of the points the local VCF tries around the side's
+/// last move: the 5x5 square and the eight lines out to four points.
+static QVCF_AREA: once_cell::sync::Lazy<ArrayVec<i32, 40>> = once_cell::sync::Lazy::new(|| {
+    let s = crate::core::STRIDE as i32;
+    let mut v = ArrayVec::new();
+    for dy in -4i32..=4 {
+        for dx in -4i32..=4 {
+            let square = dx.abs() <= 2 && dy.abs() <= 2;
+            let line = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+            if (dx, dy) != (0, 0) && (square || line) {
+                v.push(dy * s + dx);
+            }
+        }
+    }
+    v
+});
 
 impl<'a> Worker<'a> {
     /// Plays `p` on the worker's board and updates its evaluator.
@@ -80,13 +305,20 @@ impl<'a> Worker<'a> {
         self.ev.undo();
     }
 
-    /// The node search (module doc, steps 1-7). `cut` marks an expected cut node: a
-    /// null-window child of a PV node's later moves, or of an expected all node.
+    /// Adds `bonus` to a history entry, pulled toward at most [`HISTORY_MAX`] in size.
+    #[inline]
+    fn history_update(h: &mut i32, bonus: i32) {
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// The node search (module doc of `alphabeta`, steps 1-7) at `depth` plies (fractional).
+    /// `cut` marks an expected cut node: a null-window child of a PV node's later moves, or
+    /// of an expected all node.
     pub(super) fn search(
         &mut self,
         mut alpha: i32,
         mut beta: i32,
-        depth: i32,
+        depth: Depth,
         ply: usize,
         pv_node: bool,
         cut: bool,
@@ -130,60 +362,51 @@ impl<'a> Worker<'a> {
             if c[class::FLEX4] > 0 {
                 return WIN - ply_i - 3;
             }
-            if PARAMS.static_mates != 0
-                && !self.board.rule().has_forbidden(me)
+            if !self.board.rule().has_forbidden(me)
                 && (c[class::FOUR_THREE] > 0 || c[class::DOUBLE_THREE] > 0)
             {
                 return WIN - ply_i - 5;
             }
         }
         let forced = opp_fives > 0;
-        // Step 4: leaf; with fours to play, a quiescence search of them.
-        if depth <= 0 && !forced {
-            let static_eval = self.ev.evaluate(me);
-            self.eval_stack[ply] = static_eval;
-            // With `leaf_vcf`, a small VCF search of the side to move at the first leaf
-            // (not inside the quiescence search) proves wins the fours below cannot see.
-            if PARAMS.leaf_vcf > 0
-                && depth == 0
-                && static_eval < beta
-                && self.ev.four_line_points(me) > 0
-            {
-                let win = self.vcf_win(PARAMS.leaf_vcf as u64, ply_i);
-                if let Some(score) = win {
-                    return score;
-                }
-            }
-            if PARAMS.qs > 0
-                && depth > -PARAMS.qs
-                && static_eval < beta
-                && self.ev.four_line_points(me) > 0
-            {
-                return self.quiescence_fours(alpha, beta, depth, ply, static_eval);
-            }
-            return static_eval;
+        // The opponent threatens a five next move or a straight four (an open three).
+        let opp_threat = forced || self.ev.counts(opp)[class::FLEX4] > 0;
+        // Step 4: leaf.
+        if depth <= 0.0 && !forced {
+            return self.leaf(alpha, beta, depth, ply);
         }
-        // Step 5: the table; with `tt_eval`, a bounded table score that lies beyond the
-        // static evaluation in its bound's direction stands in for it in the pruning below.
+        // Step 5: the table.
         let key = self.tt_key();
         let skip = self.skip[ply];
         let mut tt_move = Pos::NONE;
         let mut tt_hit = None;
         let mut tt_eval = NO_EVAL;
+        let mut tt_pv = false;
         if let Some(e) = self.shared.tt.probe(key) {
             tt_move = e.mv;
             tt_eval = e.eval;
+            tt_pv = e.pv;
             let s = score_from_tt(e.score, ply_i);
             tt_hit = Some((s, e.depth, e.bound));
-            if !pv_node && skip == Pos::NONE && e.depth >= depth && e.bound.settles(s, alpha, beta)
+            if !pv_node
+                && skip == Pos::NONE
+                && e.depth as Depth >= depth
+                && e.bound.settles(s, alpha, beta)
             {
                 return s;
             }
         }
-        let static_eval = if forced {
-            // A forced block: the position is judged by its answer.
-            if ply >= 2 {
-                self.eval_stack[ply - 2]
+        if skip == Pos::NONE {
+            self.frames[ply].tt_pv = pv_node || tt_pv;
+        }
+        let node_tt_pv = self.frames[ply].tt_pv;
+        self.frames[ply + 1].tt_pv = false;
+        self.killers[(ply + 2).min(MAX_PLY - 1)] = [Pos::NONE; 2];
+        // Static evaluation: against a four or an open three the position is judged by its
+        // answer (the evaluation before the threat).
+        let static_eval = if opp_threat {
+            if ply >= 1 {
+                -self.frames[ply - 1].static_eval
             } else {
                 self.ev.evaluate(me)
             }
@@ -192,11 +415,18 @@ impl<'a> Worker<'a> {
         } else {
             self.ev.evaluate(me)
         };
-        self.eval_stack[ply] = static_eval;
-        let improving = ply < 2 || static_eval > self.eval_stack[ply - 2];
-        let prune_eval = match tt_hit {
+        self.frames[ply].static_eval = static_eval;
+        let improvement = if ply >= 2 && !opp_threat {
+            static_eval - self.frames[ply - 2].static_eval
+        } else {
+            0
+        };
+        let improving = improvement > 0;
+        // The evaluation the pruning reads: a bounded table score beyond the static
+        // evaluation in its bound's direction stands in for it.
+        let eval = match tt_hit {
             Some((s, _, b))
-                if PARAMS.tt_eval != 0
+                if !opp_threat
                     && s.abs() < WIN_THRESHOLD
                     && b.settles(s, static_eval - 1, static_eval + 1) =>
             {
@@ -204,86 +434,71 @@ impl<'a> Worker<'a> {
             }
             _ => static_eval,
         };
-        // Futility: far above beta with no threat of the opponent's pending, a shallow
-        // non-PV node stands pat.
-        if PARAMS.futility > 0
-            && !pv_node
-            && !forced
-            && depth <= PARAMS.futility
-            && beta.abs() < WIN_THRESHOLD
-            && self.ev.counts(opp)[class::FLEX4] == 0
-            && self.ev.counts(opp)[class::FOUR_THREE] == 0
-            && prune_eval - PARAMS.futility_margin * (depth - improving as i32).max(1) >= beta
-        {
-            return prune_eval;
-        }
-        // Razoring: far below alpha at a shallow non-PV node with no threat on either side
-        // (the side to move has no four to play, the opponent no three or four-three
-        // pending): fail low on the static evaluation.
-        if PARAMS.razor > 0
-            && !pv_node
-            && !forced
-            && depth <= PARAMS.razor
-            && alpha.abs() < WIN_THRESHOLD
-            && self.ev.four_line_points(me) == 0
-            && self.ev.counts(opp)[class::FLEX4] == 0
-            && self.ev.counts(opp)[class::FOUR_THREE] == 0
-            && prune_eval + PARAMS.razor_margin * depth < alpha
-        {
-            return prune_eval;
-        }
-        // Razoring with threats (`razor_qs`): far below alpha at a shallow non-PV node, the
-        // node is replaced by its quiescence search (the side to move's fours), failing low
-        // unless they reach alpha.
-        if PARAMS.razor_qs > 0
-            && !pv_node
-            && !forced
-            && depth <= PARAMS.razor_qs
-            && alpha.abs() < WIN_THRESHOLD
-            && self.ev.counts(opp)[class::FLEX4] == 0
-            && self.ev.counts(opp)[class::FOUR_THREE] == 0
-            && prune_eval + PARAMS.razor_margin * depth < alpha
-        {
-            if self.ev.four_line_points(me) == 0 {
-                return prune_eval;
+        let renju = self.board.rule().has_forbidden(Color::Black);
+        let mut depth = depth;
+        if !forced {
+            // Razoring: a shallow non-PV node far below alpha, or facing an open three
+            // (with `razor_three`), is resolved by the quiescence search (its fours, else
+            // the evaluation).
+            if !pv_node
+                && depth < PARAMS.razor_depth
+                && (alpha < WIN_THRESHOLD || tt_hit.is_none())
+                && ((opp_threat && PARAMS.razor_three != 0)
+                    || (!opp_threat && eval + razor_margin(depth) < alpha))
+            {
+                return self.leaf(alpha, alpha + 1, 0.0, ply);
             }
-            let v = self.quiescence_fours(alpha, alpha + 1, 0, ply, static_eval);
-            if self.aborted {
-                return 0;
+            // Futility: far above beta, a non-PV node stands pat (not after two fours of
+            // ours in a row: the attack may be on its way to a win).
+            let fut_scale = if renju {
+                PARAMS.futility_renju
+            } else {
+                PARAMS.futility
+            } - PARAMS.futility_cut * (cut && tt_hit.is_none()) as i32;
+            if !pv_node
+                && !opp_threat
+                && eval.abs() < WIN_THRESHOLD
+                && beta > -WIN_THRESHOLD
+                && eval - ((fut_scale as Depth * (depth - 1.0 - improving as i32 as Depth)) as i32).max(0)
+                    >= beta
+                && !(ply >= 4 && is_four(self.frames[ply - 2].combo) && is_four(self.frames[ply - 4].combo))
+            {
+                return eval;
             }
-            if v <= alpha {
-                return v;
+            // Internal iterative reductions: a PV node the table knows nothing about, and
+            // one whose table entry is shallower than the depth.
+            if ply > 0 && pv_node && tt_move.is_none() {
+                depth -= PARAMS.iir_pv;
             }
-        }
-        // Near the root, a small VCF of the side to move proves wins the search would need
-        // many plies for.
-        if ply <= 2
-            && depth >= 3
-            && !forced
-            && skip == Pos::NONE
-            && self.ev.four_line_points(me) > 0
-        {
-            if let Some(score) = self.vcf_win(NODE_VCF_NODES, ply_i) {
-                return score;
+            if pv_node && depth > 1.0 && !tt_move.is_none() {
+                if let Some((_, tt_depth, _)) = tt_hit {
+                    depth -= ((depth - tt_depth as Depth) * PARAMS.iir_tt).clamp(0.0, PARAMS.iir_tt_max);
+                }
+            }
+            if depth <= 0.0 {
+                return self.leaf(alpha, beta, depth, ply);
+            }
+            // Near the root, a small VCF of the side to move proves wins the search would
+            // need many plies for.
+            if ply <= 2
+                && depth >= 3.0
+                && skip == Pos::NONE
+                && self.ev.four_line_points(me) > 0
+            {
+                if let Some(score) = self.vcf_win(NODE_VCF_NODES, ply_i) {
+                    return score;
+                }
             }
         }
-        // Internal iterative reduction: a node the table knows nothing about is searched
-        // one ply shallower (its move ordering is poor, and a deeper search comes back with
-        // a table move).
-        let depth = if PARAMS.iir > 0 && tt_move == Pos::NONE && !forced && depth >= PARAMS.iir {
-            depth - 1
-        } else {
-            depth
-        };
         // Step 6.
         let mut moves = MoveList::new();
         let node = movegen::generate(&mut self.board, &self.ev, &mut moves);
-        let defending = match node {
+        match node {
             Node::Win(_) => return WIN - ply_i - 1,
             Node::Lost => return -(WIN - ply_i - 2),
             Node::FlexWin(_) => return WIN - ply_i - 3,
-            Node::Moves { defending, .. } => defending,
-        };
+            Node::Moves { .. } => {}
+        }
         if moves.is_empty() {
             return -(WIN - ply_i - 2);
         }
@@ -292,27 +507,44 @@ impl<'a> Worker<'a> {
         for m in moves.iter_mut() {
             if m.0 == tt_move {
                 m.1 += 1 << 24;
-            } else if m.0 == killers[0] || m.0 == killers[1] {
-                m.1 += KILLER_BONUS;
+                continue;
             }
-            m.1 += self.history[mi][m.0.index()] >> HISTORY_SHIFT;
+            if m.0 == killers[0] || m.0 == killers[1] {
+                m.1 += PARAMS.killer_bonus;
+            }
+            let h = &self.history[mi][m.0.index()];
+            m.1 += if self.board.combo(me, m.0) >= Combo::Three {
+                h[HIST_ATTACK] / PARAMS.hist_attack_div
+            } else {
+                h[HIST_QUIET] / PARAMS.hist_quiet_div
+            };
         }
-        // Forced blocks cost no depth; with `ext_three`, neither do answers to an open
-        // three, so that threat sequences cost one ply per threat.
-        let new_depth = if forced || (defending && PARAMS.ext_three != 0) {
-            depth
+        let last_opp = if ply >= 1 {
+            self.frames[ply - 1].mv
         } else {
-            depth - 1
+            self.board.last_move()
         };
+        let last_own = if ply >= 2 {
+            self.frames[ply - 2].mv
+        } else {
+            let m = self.board.moves();
+            if m.len() >= 2 {
+                m[m.len() - 2]
+            } else {
+                Pos::NONE
+            }
+        };
+        let own_attack_before = ply >= 2 && self.frames[ply - 2].combo >= Combo::Three;
+        let likely_fail_high = !pv_node
+            && cut
+            && eval >= beta + PARAMS.fhr_a + PARAMS.fhr_b * depth as i32 + PARAMS.fhr_c * opp_threat as i32;
+        let mcp_limit = move_count_limit(depth, improving);
         let orig_alpha = alpha;
         let mut best = -WIN;
         let mut best_move = Pos::NONE;
-        let prune_count = if PARAMS.mcp == 1 || PARAMS.mcp == 2 {
-            move_count_limit(depth, improving)
-        } else {
-            usize::MAX
-        };
-        let mut quiet_seen = 0usize;
+        let mut move_count = 0usize;
+        let mut searched_quiet: ArrayVec<Pos, 64> = ArrayVec::new();
+        let mut searched_attack: ArrayVec<Pos, 32> = ArrayVec::new();
         for i in 0..moves.len() {
             // Best first (score, then point): most nodes cut off after a few moves, so the
             // first ones are picked one at a time and the rest sorted only when reached.
@@ -331,28 +563,49 @@ impl<'a> Worker<'a> {
             if p == skip {
                 continue;
             }
-            // Singular extension: when every move but the table move fails low against a
-            // margin below its table score, the table move is searched a ply deeper; when
-            // even without it the node fails high, it is cut (multi-cut).
-            let mut ext = 0;
-            if let Some((tt_score, tt_depth, tt_bound)) = tt_hit {
-                if PARAMS.se > 0
-                    && p == tt_move
-                    && ply > 0
+            move_count += 1;
+            let my_combo = self.board.combo(me, p);
+            let opp_combo = self.board.combo(opp, p);
+            let trivial = my_combo == Combo::None && opp_combo == Combo::None;
+            let dist_opp = distance(p, last_opp);
+            let dist_own = distance(p, last_own);
+            let distract = dist_own > if renju { 5 } else { 4 } && dist_opp > 4;
+            // Pruning at shallow depth, once a move that does not lose is known.
+            if ply > 0 && best > -WIN_THRESHOLD {
+                if move_count >= mcp_limit {
+                    continue;
+                }
+                if trivial && depth < PARAMS.trivial_depth {
+                    continue;
+                }
+                if opp_threat && depth < PARAMS.trivial_depth && !is_four(opp_combo) && distract {
+                    continue;
+                }
+            }
+            // Extensions.
+            let mut ext: Depth = 0.0;
+            if forced {
+                ext = if depth > 0.0 { PARAMS.ext_forced } else { 1.0 };
+            } else if let Some((tt_score, tt_depth, tt_bound)) = tt_hit.filter(|_| p == tt_move) {
+                if ply > 0
+                    && depth >= PARAMS.se_depth
                     && skip == Pos::NONE
-                    && !forced
-                    && depth >= PARAMS.se
-                    && tt_depth >= depth - 3
-                    && matches!(tt_bound, Bound::Lower | Bound::Exact)
                     && tt_score.abs() < WIN_THRESHOLD
-                    && ply_i < 2 * self.root_depth
+                    && matches!(tt_bound, Bound::Lower | Bound::Exact)
+                    && tt_depth as Depth >= depth - PARAMS.se_tt_depth
                 {
-                    let singular_beta = tt_score - PARAMS.se_margin * depth;
+                    let former_pv = !pv_node && node_tt_pv;
+                    let margin = if renju {
+                        PARAMS.se_margin_renju
+                    } else {
+                        PARAMS.se_margin
+                    } + 0.8 * former_pv as i32 as Depth;
+                    let singular_beta = (tt_score - (margin * depth) as i32).max(-WIN);
                     self.skip[ply] = p;
                     let v = self.search(
                         singular_beta - 1,
                         singular_beta,
-                        (depth - 1) / 2,
+                        depth * PARAMS.se_reduction - former_pv as i32 as Depth,
                         ply,
                         false,
                         cut,
@@ -362,89 +615,128 @@ impl<'a> Worker<'a> {
                         return 0;
                     }
                     if v < singular_beta {
-                        ext = 1;
+                        let double = PARAMS.se_double - ((depth * 0.48) as i32).min(7);
+                        ext = if !pv_node
+                            && v < singular_beta - double
+                            && self.frames[ply].extra_ext < PARAMS.se_extra_max
+                        {
+                            2.0
+                        } else {
+                            1.0
+                        };
                     } else if singular_beta >= beta {
                         return singular_beta;
-                    } else if tt_score >= beta && PARAMS.se_neg != 0 {
-                        ext = -1;
+                    } else if tt_score >= beta {
+                        ext = -PARAMS.se_reduction_fh;
+                    }
+                } else {
+                    ext = if pv_node {
+                        PARAMS.ext_tt_pv
+                    } else {
+                        PARAMS.ext_tt_non_pv
+                    };
+                    if is_four(my_combo) && (0..=6).contains(&dist_own) {
+                        ext += if dist_own <= 4 {
+                            PARAMS.ext_near_four4
+                        } else {
+                            PARAMS.ext_near_four6
+                        };
                     }
                 }
             }
-            let my_combo = self.board.combo(me, p);
-            let quiet = !forced
-                && !defending
-                && (my_combo < Combo::Three
-                    || (PARAMS.bare_four_quiet != 0 && my_combo == Combo::Four))
-                && self.board.combo(opp, p) < Combo::Three
-                && p != tt_move;
-            if quiet {
-                quiet_seen += 1;
-                // Move-count pruning: once a move that does not lose is known, quiet moves
-                // late in the order are not searched at non-PV nodes.
-                if PARAMS.mcp == 1 && !pv_node && best > -WIN_THRESHOLD && quiet_seen > prune_count
-                {
-                    continue;
-                }
-                // The same at every depth, counted over all moves (PV nodes with `mcp_pv`).
-                if PARAMS.mcp == 2
-                    && (!pv_node || PARAMS.mcp_pv != 0)
-                    && best > -WIN_THRESHOLD
-                    && i >= prune_count
-                {
-                    continue;
-                }
-                // Trivial moves (no shape for either side) at shallow depth.
-                if depth < PARAMS.trivial_depth
-                    && best > -WIN_THRESHOLD
-                    && self.board.combo(me, p) == Combo::None
-                    && self.board.combo(opp, p) == Combo::None
-                {
-                    continue;
-                }
-                if PARAMS.mcp == 0
-                    && !pv_node
-                    && depth <= PARAMS.mcp0_depth
-                    && i >= (PARAMS.mcp0_base + PARAMS.mcp0_mul * depth) as usize
-                    && best > -WIN_THRESHOLD
-                {
-                    break;
+            if likely_fail_high {
+                if is_four(my_combo) {
+                    if ply >= 2 && is_four(self.frames[ply - 2].combo) {
+                        ext += 1.0;
+                    }
+                } else {
+                    ext -= 1.0;
                 }
             }
+            let mut new_depth = depth - 1.0 + ext;
+            self.frames[ply].mv = p;
+            self.frames[ply].combo = my_combo;
+            self.frames[ply + 1].extra_ext =
+                self.frames[ply].extra_ext + (ext - 1.0).max(0.0);
             self.make(p);
-            let score = if i == 0 {
-                -self.search(
-                    -beta,
-                    -alpha,
-                    new_depth + ext,
-                    ply + 1,
-                    pv_node,
-                    !pv_node && !cut,
-                )
-            } else {
-                // Late-move reductions.
-                let mut r = 0;
-                if PARAMS.lmr_new != 0 {
-                    if depth >= PARAMS.lmr_depth && i >= 2 && !forced {
-                        r = lmr(depth, i, quiet, pv_node, improving);
-                        if cut && p != killers[0] && p != killers[1] {
-                            r += PARAMS.lmr_cut;
-                        }
-                        r = r.min(new_depth - 1).max(0);
+            let score = if depth >= 2.0 && move_count > 1 && !forced {
+                // Late-move reduction.
+                let mut r = self.reduction(depth, move_count);
+                if pv_node {
+                    r = (r - (beta - alpha) as Depth / self.root_delta as Depth).max(0.0);
+                } else if !improving && r > 1.0 {
+                    r += PARAMS.lmr_not_improving;
+                }
+                if node_tt_pv {
+                    r -= PARAMS.lmr_tt_pv;
+                }
+                if ply & 1 == 1 && best >= -self.root_alpha {
+                    r += PARAMS.lmr_no_alpha;
+                }
+                if cut
+                    && !(!opp_threat
+                        && (p == killers[0] || p == killers[1])
+                        && my_combo < Combo::Three)
+                {
+                    r += PARAMS.lmr_cut;
+                }
+                if opp_threat && !is_four(opp_combo) {
+                    if dist_opp > 4 {
+                        r += PARAMS.lmr_far_defence_opp;
                     }
-                } else if quiet && depth >= 3 && i >= 3 {
-                    r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 16) as i32;
-                    if pv_node {
-                        r -= 1;
+                    if dist_own > 4 {
+                        r += PARAMS.lmr_far_defence_own;
                     }
                 }
-                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
-                if r > 0 && s > alpha && !self.aborted {
-                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut);
+                if !opp_threat
+                    && own_attack_before
+                    && (my_combo >= Combo::Three
+                        || (dist_own <= 4
+                            && my_combo >= Combo::DoubleTwo
+                            && my_combo != Combo::ClosedThree))
+                {
+                    r -= PARAMS.lmr_continued_attack;
+                }
+                if renju && me == Color::Black && my_combo == Combo::Forbidden {
+                    r -= PARAMS.lmr_false_forbidden;
+                }
+                let h = &self.history[mi][p.index()];
+                let stat = h[HIST_ATTACK] + h[HIST_QUIET] * 780 / 1024 - PARAMS.stat_offset;
+                r -= stat as Depth
+                    / if depth > 5.4 {
+                        PARAMS.lmr_history_deep
+                    } else {
+                        PARAMS.lmr_history
+                    };
+                let d = (new_depth - r).min(new_depth + 1.0).max(1.0);
+                let mut s = -self.search(-alpha - 1, -alpha, d, ply + 1, false, true);
+                if s > alpha && d < new_depth && !self.aborted {
+                    let diff = (new_depth - d) as i32;
+                    let mut more = (s > alpha + PARAMS.lmr_deeper + 9 * diff) as i32 as Depth
+                        + (s > alpha + PARAMS.lmr_deeper2 + 21 * diff) as i32 as Depth
+                        - (s < best + new_depth as i32) as i32 as Depth;
+                    if self.frames[ply + 1].extra_ext >= LMR_EXTRA_MAX {
+                        more = more.min(1.0);
+                    } else {
+                        self.frames[ply + 1].extra_ext += (more - 1.0).max(0.0);
+                    }
+                    new_depth += more;
+                    if d < new_depth {
+                        s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut);
+                    }
                 }
                 if pv_node && s > alpha && s < beta && !self.aborted {
                     s = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
                 }
                 s
+            } else if !pv_node || move_count > 1 {
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut);
+                if pv_node && s > alpha && s < beta && !self.aborted {
+                    s = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
+                }
+                s
+            } else {
+                -self.search(-beta, -alpha, new_depth, ply + 1, true, false)
             };
             self.undo();
             if self.aborted {
@@ -452,9 +744,8 @@ impl<'a> Worker<'a> {
             }
             if score > best {
                 best = score;
-                best_move = p;
                 if score > alpha {
-                    alpha = score;
+                    best_move = p;
                     if pv_node {
                         self.pv[ply][0] = p;
                         let child_len = self.pv_len[ply + 1];
@@ -463,28 +754,64 @@ impl<'a> Worker<'a> {
                         }
                         self.pv_len[ply] = child_len + 1;
                     }
-                    if alpha >= beta {
-                        if !forced {
-                            let k = &mut self.killers[ply];
-                            if k[0] != p {
-                                k[1] = k[0];
-                                k[0] = p;
-                            }
-                            let h = &mut self.history[mi][p.index()];
-                            *h += depth * depth * 16 - *h * depth * depth / 512;
-                        }
+                    if score >= beta {
                         break;
                     }
+                    alpha = score;
+                    // The remaining moves are searched shallower once alpha was raised.
+                    if depth > 2.0 && depth < 12.0 && score.abs() < 1600 {
+                        depth -= PARAMS.alpha_raise;
+                    }
                 }
+            }
+            if p != best_move {
+                if my_combo >= Combo::Three {
+                    let _ = searched_attack.try_push(p);
+                } else if !opp_threat {
+                    let _ = searched_quiet.try_push(p);
+                }
+            }
+        }
+        if move_count == 0 {
+            // Only the skipped move (singular test): fail low.
+            return alpha;
+        }
+        // History: the best move gains, the other moves of its kind searched before lose.
+        if !best_move.is_none() && best > orig_alpha {
+            let bonus = stat_bonus(depth);
+            let my_combo = self.board.combo(me, best_move);
+            let hist = &mut self.history[mi];
+            if my_combo >= Combo::Three {
+                Self::history_update(&mut hist[best_move.index()][HIST_ATTACK], bonus);
+            } else if !opp_threat {
+                Self::history_update(&mut hist[best_move.index()][HIST_QUIET], bonus);
+                for &q in &searched_quiet {
+                    Self::history_update(&mut hist[q.index()][HIST_QUIET], -bonus);
+                }
+                let k = &mut self.killers[ply];
+                if k[0] != best_move {
+                    k[1] = k[0];
+                    k[0] = best_move;
+                }
+            }
+            for &q in &searched_attack {
+                Self::history_update(&mut self.history[mi][q.index()][HIST_ATTACK], -bonus);
             }
         }
         // Step 7.
         if skip != Pos::NONE {
             return best;
         }
+        // A node that failed low keeps the PV mark of its parent; one that found a move
+        // keeps it only if the child that refuted or confirmed it had one.
+        if best <= orig_alpha {
+            self.frames[ply].tt_pv = self.frames[ply].tt_pv || (ply >= 1 && self.frames[ply - 1].tt_pv && depth > 3.0);
+        } else if depth > 3.0 {
+            self.frames[ply].tt_pv = self.frames[ply].tt_pv && self.frames[ply + 1].tt_pv;
+        }
         let bound = if best >= beta {
             Bound::Lower
-        } else if best > orig_alpha {
+        } else if pv_node && best > orig_alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -494,9 +821,18 @@ impl<'a> Worker<'a> {
             best_move,
             score_to_tt(best, ply_i),
             static_eval,
-            depth,
+            depth as i32,
             bound,
+            self.frames[ply].tt_pv,
         );
         best
+    }
+
+    /// The base late-move reduction at `depth` for the `n`-th move (from 1), in plies:
+    /// F² ln(depth) ln(n) with the rule's factor F.
+    #[inline]
+    pub(super) fn reduction(&self, depth: Depth, n: usize) -> Depth {
+        let d = (depth as usize).min(LMR_TABLE_SIZE - 1);
+        self.lmr_lut[d] * self.lmr_lut[n.min(LMR_TABLE_SIZE - 1)]
     }
 }

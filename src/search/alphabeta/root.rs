@@ -433,45 +433,59 @@ impl<'a> Worker<'a> {
     }
 
     /// The root search of one line at `depth` in aspiration windows around `prev` (from depth
-    /// 5 on, widened on failure); see [`Worker::root_search`] for `first`.
+    /// 5 on, widened on failure: a failure high also searches a third of a ply shallower per
+    /// failure); see [`Worker::root_search`] for `first`.
     pub(super) fn aspiration(&mut self, depth: i32, prev: i32, first: usize) -> i32 {
-        let mut delta = 60;
+        let mut delta = PARAMS.asp_window;
         let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < WIN_THRESHOLD {
-            (prev - delta, prev + delta)
+            ((prev - delta).max(-WIN), (prev + delta).min(WIN))
         } else {
             (-WIN, WIN)
         };
+        let mut fail_high = 0;
         loop {
-            let s = self.root_search(depth, alpha, beta, first);
+            let d = (depth as Depth - (fail_high / 3) as Depth).max(1.0);
+            let s = self.root_search(d, alpha, beta, first);
             if self.aborted {
                 return s;
             }
             if s <= alpha && alpha > -WIN {
-                alpha = (alpha - delta).max(-WIN);
-                delta *= 2;
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-WIN);
+                fail_high = 0;
             } else if s >= beta && beta < WIN {
-                beta = (beta + delta).min(WIN);
-                delta *= 2;
+                beta = (s + delta).min(WIN);
+                fail_high += 1;
             } else {
                 return s;
             }
+            delta = delta * (3 + s.abs() / 820) / 4 + 5;
         }
     }
 
     /// Searches the root moves from slot `first` on (the slots before it hold this
-    /// iteration's better multi-PV lines); the best one ends in slot `first`.
+    /// iteration's better multi-PV lines); the best one ends in slot `first`. Moves from the
+    /// [`Params::root_lmr_from`](super::super::params::Params)-th on get a reduced
+    /// null-window search first, as PV nodes do.
     pub(super) fn root_search(
         &mut self,
-        depth: i32,
+        depth: Depth,
         mut alpha: i32,
         beta: i32,
         first: usize,
     ) -> i32 {
         let mut best = -WIN;
         self.pv_len[0] = 0;
-        self.root_depth = depth;
+        self.root_delta = (beta - alpha).max(1);
+        self.root_alpha = alpha;
+        let me = self.board.side_to_move();
+        self.frames[0] = Frame {
+            static_eval: self.ev.evaluate(me),
+            tt_pv: true,
+            ..Frame::default()
+        };
         // Stable order: last iteration's best first, then by score, then by order.
-        if depth > 1 && first + 1 < self.root_moves.len() {
+        if depth > 1.0 && first + 1 < self.root_moves.len() {
             self.root_moves[first + 1..].sort_by(|a, b| {
                 b.score
                     .cmp(&a.score)
@@ -481,13 +495,33 @@ impl<'a> Worker<'a> {
         }
         for i in first..self.root_moves.len() {
             let p = self.root_moves[i].pos;
+            self.frames[0].mv = p;
+            self.frames[0].combo = self.board.combo(me, p);
+            self.frames[1].extra_ext = 0.0;
             self.make(p);
+            let new_depth = depth - 1.0;
             let score = if i == first {
-                -self.search(-beta, -alpha, depth - 1, 1, true, false)
+                -self.search(-beta, -alpha, new_depth, 1, true, false)
             } else {
-                let mut s = -self.search(-alpha - 1, -alpha, depth - 1, 1, false, true);
+                let n = i - first + 1;
+                let mut s = alpha + 1;
+                if depth >= 2.0 && i - first >= PARAMS.root_lmr_from as usize {
+                    let h = &self.history[me.index()][p.index()];
+                    let stat = h[HIST_ATTACK] + h[HIST_QUIET] * 780 / 1024 - PARAMS.stat_offset;
+                    let r = (self.reduction(depth, n) - (beta - alpha) as Depth / self.root_delta as Depth)
+                        .max(0.0)
+                        - PARAMS.lmr_tt_pv
+                        - stat as Depth / PARAMS.lmr_history;
+                    let d = (new_depth - r).min(new_depth + 1.0).max(1.0);
+                    if d < new_depth {
+                        s = -self.search(-alpha - 1, -alpha, d, 1, false, true);
+                    }
+                }
+                if s > alpha && !self.aborted {
+                    s = -self.search(-alpha - 1, -alpha, new_depth, 1, false, true);
+                }
                 if s > alpha && s < beta && !self.aborted {
-                    s = -self.search(-beta, -alpha, depth - 1, 1, true, false);
+                    s = -self.search(-beta, -alpha, new_depth, 1, true, false);
                 }
                 s
             };
@@ -505,6 +539,7 @@ impl<'a> Worker<'a> {
             }
             if score > alpha {
                 alpha = score;
+                self.root_alpha = alpha;
                 // Move to slot `first`, keep the others' order.
                 let rm = self.root_moves.remove(i);
                 self.root_moves.insert(first, rm);
