@@ -233,6 +233,7 @@ impl Engine {
             budget: Budget {
                 soft_ms: limits.budget.soft_ms.saturating_sub(waited).clamp(1, hard),
                 hard_ms: hard,
+                ample: limits.budget.ample,
             },
             ..limits.clone()
         };
@@ -319,6 +320,7 @@ mod tests {
             budget: Budget {
                 soft_ms: 40,
                 hard_ms: 60,
+                ample: false,
             },
             ..Limits::default()
         };

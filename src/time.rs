@@ -56,6 +56,9 @@ pub struct Budget {
     pub soft_ms: u64,
     /// Never search past this.
     pub hard_ms: u64,
+    /// The clock leaves the turn limit for every remaining move: the stop rule is the
+    /// optimum alone (no iteration-time or stability factors), as in analysis.
+    pub ample: bool,
 }
 
 impl Budget {
@@ -63,12 +66,14 @@ impl Budget {
     pub const UNLIMITED: Budget = Budget {
         soft_ms: u64::MAX / 4,
         hard_ms: u64::MAX / 4,
+        ample: true,
     };
     /// Both limits at `ms`.
     pub fn fixed(ms: u64) -> Budget {
         Budget {
             soft_ms: ms,
             hard_ms: ms,
+            ample: false,
         }
     }
 
@@ -85,6 +90,9 @@ impl Budget {
             return false;
         }
         let e = elapsed_ms as f64;
+        if self.ample {
+            return e >= self.soft_ms as f64;
+        }
         let d = depth.max(1) as f64;
         if e >= self.hard_ms as f64 / (1.25 + 0.02 * d.powf(1.4)) {
             return true;
@@ -217,6 +225,7 @@ impl TimeControl {
         Budget {
             soft_ms: soft as u64,
             hard_ms: hard as u64,
+            ample,
         }
     }
 }

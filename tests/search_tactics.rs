@@ -189,15 +189,14 @@ fn multipv_lines() {
 }
 
 #[test]
-fn leaves_see_the_opponents_continuous_fours() {
+fn the_search_sees_the_opponents_two_vcfs() {
     // White has two separate VCFs of two fours each (lower left: f7 four, black blocks g7,
     // then f3 is a double four; upper right the same shifted by 7 columns and 6 rows);
-    // black has only single stones, so no black move stops both. A depth-3 search sees it
-    // only through the quiescence search of fours at its leaves (docs/strength.md §2): white
-    // makes the first four inside the tree, and its double four is the four at the leaf (a
-    // static verdict cannot stand in where black's answer gives black a four line of its own,
-    // as i11 does with i9 and i13). (Depth 2 is too shallow for the move-count pruning of
-    // the fractional-depth search: a node of depth 1 tries a move or two.)
+    // black has only single stones, so no black move stops both. A depth-4 search sees it:
+    // white makes the first four inside the tree, and its double four is a straight-four
+    // point at the next node, a static verdict (docs/strength.md §2). The leaves' local VCF
+    // tries only fours near the side's own last move, so a shallower search that leaves
+    // both fours to the leaf need not see it.
     let black = "b3,b7,f2,f8,i9,i13,m8,m14,a15,h15,o15,o1,h1,a1,o5,a11";
     let white = "c3,d3,e3,c7,d7,e7,f5,f6,j9,k9,l9,j13,k13,l13,m11,m12";
     let b = pos(black, white, Color::Black, Rule::Freestyle);
@@ -207,7 +206,7 @@ fn leaves_see_the_opponents_continuous_fours() {
     });
     let limits = Limits {
         budget: Budget::UNLIMITED,
-        max_depth: Some(3),
+        max_depth: Some(4),
         ..Limits::default()
     };
     let r = e.think(&b, &limits, &AtomicBool::new(false), &mut |_| {});

@@ -260,6 +260,7 @@ fn wall_clock_a_timed_search_ends_at_its_hard_limit_in_a_crowded_position() {
                 budget: Budget {
                     soft_ms: hard_ms,
                     hard_ms,
+                    ample: false,
                 },
                 ..Limits::default()
             };

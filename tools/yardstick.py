@@ -13,7 +13,11 @@ the script takes the last completed iteration: its depth (the engine's nominal d
 node count and its time, and prints them with nodes per second. Tianyuan's nodes are its
 main-search nodes (one per alpha-beta or quiescence node); its threat-solver (VCF/VCT) nodes
 are read from its `MESSAGE ... vcf N` line and printed apart (docs/strength.md §5). The last
-lines give the median depth difference and the median ratio of nodes per second.
+lines give the median depth difference and the median ratio of nodes per second, over all
+positions searched by both and over the undecided ones: a position where either engine's last
+report is a forced win or loss (`ev +M7`, `Eval -M16`) is marked `decided`, since an engine
+that has proved the result may stop early (we do) or keep iterating through the proof (Rapfi
+does), and its depth then says little about the search.
 
 Positions file: one position per line, `RULE SIZE x,y x,y ...` (Gomocup rule number, board
 side, the stones in move order from black, protocol coordinates); `#` starts a comment.
@@ -95,7 +99,12 @@ def search(cmd, rule, size, moves, time_ms, memory):
         e.close()
     depth = nodes = t = None
     vcf = 0
+    mate = False
     for l in lines:
+        if l.startswith("MESSAGE"):
+            m = re.search(r"\b(?:ev|Eval) ([+-]?M\d+|[+-]?\d+)", l)
+            if m:
+                mate = "M" in m.group(1)
         f = l.split()
         if len(f) == 3 and f[0] == "INFO":
             if f[1] == "DEPTH":
@@ -107,7 +116,7 @@ def search(cmd, rule, size, moves, time_ms, memory):
         m = re.search(r"\bvcf (\d+)\b", l)
         if l.startswith("MESSAGE") and m:
             vcf = int(m.group(1))
-    return depth, nodes, t, vcf, lines[-1].strip()
+    return depth, nodes, t, vcf, lines[-1].strip(), mate
 
 
 def main():
@@ -124,7 +133,7 @@ def main():
         pos = pos[: a.only]
     print(f"{'#':>3} {'stones':>6} | {'ours d':>6} {'nodes':>9} {'vcf':>8} {'ms':>5} {'nps':>8} | "
           f"{'peer d':>6} {'nodes':>9} {'ms':>5} {'nps':>8} | {'moves'}")
-    dd, ratio = [], []
+    dd, ratio, dd_open, ratio_open = [], [], [], []
     for i, (rule, size, moves) in enumerate(pos):
         o = search(a.ours, rule, size, moves, a.time_ms, a.memory)
         p = search(a.peer, rule, size, moves, a.time_ms, a.memory)
@@ -135,11 +144,20 @@ def main():
         pnps = p[1] * 1000 // max(p[2], 1)
         dd.append(o[0] - p[0])
         ratio.append(onps / max(pnps, 1))
+        decided = o[5] or p[5]
+        if not decided:
+            dd_open.append(o[0] - p[0])
+            ratio_open.append(onps / max(pnps, 1))
         print(f"{i:>3} {len(moves):>6} | {o[0]:>6} {o[1]:>9} {o[3]:>8} {o[2]:>5} {onps:>8} | "
-              f"{p[0]:>6} {p[1]:>9} {p[2]:>5} {pnps:>8} | {o[4]} / {p[4]}", flush=True)
+              f"{p[0]:>6} {p[1]:>9} {p[2]:>5} {pnps:>8} | {o[4]} / {p[4]}"
+              f"{' decided' if decided else ''}", flush=True)
     if dd:
         print(f"positions {len(dd)}: median depth ours - peer {statistics.median(dd):+}, "
               f"median nps ratio ours / peer {statistics.median(ratio):.2f}")
+    if dd_open:
+        print(f"undecided positions {len(dd_open)}: median depth ours - peer "
+              f"{statistics.median(dd_open):+}, median nps ratio ours / peer "
+              f"{statistics.median(ratio_open):.2f}")
     return 0
 
 

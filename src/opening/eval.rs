@@ -130,6 +130,7 @@ pub struct Candidate {
 pub const UNLIMITED_DECISION: Budget = Budget {
     soft_ms: 5_000,
     hard_ms: 10_000,
+    ample: false,
 };
 
 /// How many forced replies [`Evaluator::eval`] follows at most.
@@ -196,6 +197,7 @@ impl<'a> Evaluator<'a> {
         Budget {
             soft_ms: (soft_left / parts).max(1).min(hard_left.max(1)),
             hard_ms: (hard_left / parts).max(1),
+            ample: self.budget.ample,
         }
     }
 

@@ -38,6 +38,7 @@ pub const SWAP_MARGIN: i32 = 120;
 pub const UNLIMITED_STAGE: Budget = Budget {
     soft_ms: 5_000,
     hard_ms: 10_000,
+    ample: false,
 };
 
 /// Budgets above this many milliseconds count as "no limit" here.
@@ -100,6 +101,7 @@ fn share(budget: Budget, parts: u64) -> Budget {
     Budget {
         soft_ms: b.soft_ms / parts,
         hard_ms: b.hard_ms / parts,
+        ample: b.ample,
     }
 }
 
@@ -298,6 +300,7 @@ mod tests {
             Budget {
                 soft_ms: 300,
                 hard_ms: 900,
+                ample: false,
             },
             &mut s,
         );

@@ -6,9 +6,9 @@
 //! - the side to move has a five: [`Node::Win`];
 //! - the opponent has a five point: the only moves are blocks (two blocks needed: lost;
 //!   under caro the blocks include caps beyond an end, found exactly);
-//! - the side to move has a straight four (or double four) and the opponent has no four
-//!   point to delay with: a win in three plies (not under caro, where a straight four can
-//!   be capped);
+//! - the side to move has a straight four (or double four) point: with no five point of the
+//!   opponent, a win in three plies whatever fours the opponent has (ours is a five first;
+//!   not under caro, where a straight four can be capped);
 //! - the opponent threatens to make a straight four (an open three on the board): the moves
 //!   are our fours and fives plus every point where the opponent's line pattern is a four or
 //!   better — these include every point that blocks a three (near ends, far ends, gaps), so
@@ -77,21 +77,6 @@ pub fn order_score(board: &Board, ev: &Evaluator, me: Color, p: Pos) -> i32 {
     a + d
 }
 
-/// Fills `out` with the candidate points where the side to move makes a four or better in
-/// some line (renju black's forbidden points left out), with their learned ordering scores
-/// (unsorted): the moves of the quiescence search. Only for a node where the opponent has
-/// no five point and the side to move none of its own (the search settles those first).
-pub fn generate_fours(board: &Board, ev: &Evaluator, out: &mut MoveList) {
-    out.clear();
-    let me = board.side_to_move();
-    let renju_me = board.rule().has_forbidden(me);
-    board.for_each_candidate(|p| {
-        if is_four_point(board, me, p) && !(renju_me && is_foul(board, me, p, board.combo(me, p))) {
-            out.push((p, order_score(board, ev, me, p)));
-        }
-    });
-}
-
 /// Classifies the node and fills `out` with its moves and ordering scores (unsorted).
 ///
 /// `ev` must be the evaluator of `board` (its threat-class counts decide most verdicts
@@ -153,10 +138,9 @@ pub fn generate(board: &mut Board, ev: &Evaluator, out: &mut MoveList) -> Node {
             fours: ev.four_line_points(me) as u32,
         };
     }
-    if ev.counts(me)[features::class::FLEX4] > 0
-        && ev.four_line_points(opp) == 0
-        && !board.rule().has_caps()
-    {
+    // With no five point of the opponent, a straight four cannot be stopped (its fours do
+    // not matter: ours is a five first).
+    if ev.counts(me)[features::class::FLEX4] > 0 && !board.rule().has_caps() {
         let mut flex = Pos::NONE;
         board.for_each_candidate(|p| {
             if flex.is_none() && board.combo(me, p) == Combo::Flex4 {

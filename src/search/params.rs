@@ -138,14 +138,6 @@ params! {
     hist_quiet_div: i32 = 256,
     /// Ordering bonus of the ply's killer moves.
     killer_bonus: i32 = 0,
-    /// Attacker nodes of a VCF search at the first leaf when the side to move can make a
-    /// four (0: off).
-    leaf_vcf: i32 = 50,
-    /// Quiescence search of fours at the leaves: up to this many fours deep (0: off).
-    qs: i32 = 1,
-    /// The leaves run the local VCF search (fours near the side's last move) instead of
-    /// `leaf_vcf` and `qs` (1) or not (0).
-    qvcf: i32 = 0,
     /// Local VCF delta pruning: the evaluation this far below alpha (+ this a ply of depth,
     /// at least 614) stands.
     qvcf_delta: i32 = 1669,

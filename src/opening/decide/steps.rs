@@ -58,6 +58,7 @@ pub(super) fn ev_budget(ev: &Evaluator) -> Budget {
     Budget {
         soft_ms: b.soft_ms.saturating_sub(spent).max(1),
         hard_ms: b.hard_ms.saturating_sub(spent).max(1),
+        ample: b.ample,
     }
 }
 

@@ -227,6 +227,7 @@ impl<B: Brain, W: Write> Session<B, W> {
         Some(Budget {
             soft_ms: b.soft_ms.saturating_sub(spent).clamp(1, hard),
             hard_ms: hard,
+            ample: b.ample,
         })
     }
 

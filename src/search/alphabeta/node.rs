@@ -39,77 +39,88 @@ fn razor_margin(depth: Depth) -> i32 {
 }
 
 impl Worker<'_> {
-    /// Quiescence search at a leaf (`depth` <= 0) where the side to move can make a four:
-    /// the static evaluation `stand_pat` stands unless one of its fours (each answered by
-    /// the forced block, which costs no depth) does better; every four costs one ply, so
-    /// the line ends after `PARAMS.qs` fours.
-    fn quiescence_fours(
-        &mut self,
-        mut alpha: i32,
-        beta: i32,
-        depth: Depth,
-        ply: usize,
-        stand_pat: i32,
-    ) -> i32 {
-        // The static verdicts of `search` (a five point, the opponent's five point, a
-        // straight four) are settled before this is called.
-        let mut moves = MoveList::new();
-        movegen::generate_fours(&self.board, &self.ev, &mut moves);
-        moves.sort_unstable_by(order_cmp);
-        let mut best = stand_pat;
-        alpha = alpha.max(stand_pat);
+    /// The static wins of the side to move at a node where the opponent has no five point
+    /// (not under caro), in plies to the five (docs/strength.md §2, step 1): a straight-four
+    /// point wins in 3; a four-three or double-three point in 5 when the opponent has no four
+    /// to play, and a four-three point also when the forced block of its four makes no four
+    /// for the opponent (for renju black: and leaves a straight-four point; black's
+    /// double threes are fouls).
+    fn static_win(&mut self) -> Option<i32> {
         let me = self.board.side_to_move();
-        for &(p, _) in moves.iter() {
-            self.frames[ply].mv = p;
-            self.frames[ply].combo = self.board.combo(me, p);
-            self.make(p);
-            let s = -self.search(-beta, -alpha, depth - 1.0, ply + 1, false, false);
-            self.undo();
-            if self.aborted {
-                return 0;
+        let c = *self.ev.counts(me);
+        if c[class::FLEX4] > 0 {
+            return Some(3);
+        }
+        let renju_black = self.board.rule().has_forbidden(me);
+        if self.ev.four_line_points(me.opponent()) == 0 {
+            if !renju_black && (c[class::FOUR_THREE] > 0 || c[class::DOUBLE_THREE] > 0) {
+                return Some(5);
             }
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    if alpha >= beta {
-                        break;
-                    }
+        }
+        if c[class::FOUR_THREE] > 0 && self.four_three_wins() {
+            return Some(5);
+        }
+        None
+    }
+
+    /// Whether one of the side to move's four-three points wins: after it, the opponent's
+    /// forced block makes no four (or is a renju foul), and renju black keeps a
+    /// straight-four point. Plays each such point and takes it back.
+    fn four_three_wins(&mut self) -> bool {
+        let me = self.board.side_to_move();
+        let opp = me.opponent();
+        let mut points: ArrayVec<Pos, 16> = ArrayVec::new();
+        self.board.for_each_candidate(|p| {
+            if self.board.combo(me, p) == Combo::FourThree
+                && !movegen::is_foul(&self.board, me, p, Combo::FourThree)
+            {
+                let _ = points.try_push(p);
+            }
+        });
+        for p in points {
+            self.make(p);
+            let block = self.five_point_near(me, p);
+            let wins = match block {
+                None => false,
+                Some(b) => {
+                    let oc = self.board.combo(opp, b);
+                    let foul = movegen::is_foul(&self.board, opp, b, oc);
+                    let counter = !foul
+                        && (is_four(oc)
+                            || (self.board.rule().has_forbidden(opp) && oc == Combo::DoubleThree));
+                    !counter
+                        && (!self.board.rule().has_forbidden(me)
+                            || self.ev.counts(me)[class::FLEX4] > 0)
+                }
+            };
+            self.undo();
+            if wins {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The five point of `c` on the lines through `p` within four points of it, if any.
+    fn five_point_near(&self, c: Color, p: Pos) -> Option<Pos> {
+        for d in crate::board::DELTA {
+            for k in (-4..=4).filter(|&k| k != 0) {
+                let q = Pos((p.0 as i32 + k * d) as u16);
+                if self.board.cell(q) == crate::board::EMPTY && self.board.combo(c, q) == Combo::Five {
+                    return Some(q);
                 }
             }
         }
-        best
+        None
     }
 
-    /// The leaf (`depth` <= 0, no five point of the opponent): with `qvcf`, the local VCF
-    /// search ([`Worker::qvcf`]); else the static evaluation, a small VCF at the first leaf,
-    /// or the quiescence search of fours.
+    /// The leaf (`depth` <= 0, no five point of the opponent, step 3 passed): the local
+    /// VCF search ([`Worker::qvcf`]).
+    #[inline]
     fn leaf(&mut self, alpha: i32, beta: i32, depth: Depth, ply: usize) -> i32 {
-        if PARAMS.qvcf != 0 {
-            return self.qvcf(alpha, beta, depth.min(0.0), ply, true);
-        }
-        let me = self.board.side_to_move();
-        let ply_i = ply as i32;
-        let static_eval = self.ev.evaluate(me);
-        self.frames[ply].static_eval = static_eval;
-        if static_eval >= beta || self.ev.four_line_points(me) == 0 {
-            return static_eval;
-        }
-        // A small VCF search of the side to move at the first leaf (not inside the
-        // quiescence search) proves wins the fours below cannot see.
-        if PARAMS.leaf_vcf > 0 && depth > -1.0 {
-            if let Some(score) = self.vcf_win(PARAMS.leaf_vcf as u64, ply_i) {
-                return score;
-            }
-        }
-        if PARAMS.qs > 0 && depth > -(PARAMS.qs as Depth) {
-            return self.quiescence_fours(alpha, beta, depth, ply, static_eval);
-        }
-        static_eval
+        self.qvcf(alpha, beta, depth.min(0.0), ply, true)
     }
-}
 
-impl Worker<'_> {
     /// The local VCF search at a leaf (`depth` <= 0; the caller passed step 3 when `checked`):
     /// the side to move stands on its static evaluation or plays a four near its own last
     /// move (any four in the first two of its moves, then only fours that make something
@@ -136,15 +147,9 @@ impl Worker<'_> {
             if opp_fives > 0 {
                 return self.qvcf_defend(alpha, beta, depth, ply);
             }
-            if !caro && self.ev.four_line_points(opp) == 0 {
-                let c = self.ev.counts(me);
-                if c[class::FLEX4] > 0 {
-                    return WIN - ply_i - 3;
-                }
-                if !self.board.rule().has_forbidden(me)
-                    && (c[class::FOUR_THREE] > 0 || c[class::DOUBLE_THREE] > 0)
-                {
-                    return WIN - ply_i - 5;
+            if !caro {
+                if let Some(plies) = self.static_win() {
+                    return WIN - ply_i - plies;
                 }
             }
         }
@@ -357,15 +362,9 @@ impl<'a> Worker<'a> {
         if opp_fives >= 2 && !caro {
             return -(WIN - ply_i - 2);
         }
-        if opp_fives == 0 && !caro && self.ev.four_line_points(opp) == 0 {
-            let c = self.ev.counts(me);
-            if c[class::FLEX4] > 0 {
-                return WIN - ply_i - 3;
-            }
-            if !self.board.rule().has_forbidden(me)
-                && (c[class::FOUR_THREE] > 0 || c[class::DOUBLE_THREE] > 0)
-            {
-                return WIN - ply_i - 5;
+        if opp_fives == 0 && !caro {
+            if let Some(plies) = self.static_win() {
+                return WIN - ply_i - plies;
             }
         }
         let forced = opp_fives > 0;
@@ -697,7 +696,9 @@ impl<'a> Worker<'a> {
                 {
                     r -= PARAMS.lmr_continued_attack;
                 }
-                if renju && me == Color::Black && my_combo == Combo::Forbidden {
+                // Renju black's double-three points that the generator kept are not
+                // forbidden (a three of them cannot become a straight four).
+                if renju && me == Color::Black && my_combo == Combo::DoubleThree {
                     r -= PARAMS.lmr_false_forbidden;
                 }
                 let h = &self.history[mi][p.index()];
