@@ -17,7 +17,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Default bench depth in plies.
-pub const DEFAULT_DEPTH: i32 = 8;
+pub const DEFAULT_DEPTH: i32 = 12;
 
 /// Transposition table size of the bench, bytes.
 pub const BENCH_HASH_BYTES: usize = 16 << 20;

@@ -380,6 +380,7 @@ mod tests {
         let b = Budget {
             soft_ms: 476,
             hard_ms: 900,
+            ample: false,
         };
         // Stable score and move: about 0.55 of the optimum.
         assert!(!b.should_stop(250, 8, 0.0, 0.0));
@@ -390,6 +391,10 @@ mod tests {
         // But never an iteration that cannot finish before the maximum.
         assert!(b.should_stop(600, 8, 0.5, 2.0));
         assert!(!Budget::UNLIMITED.should_stop(1 << 40, 50, 0.0, 0.0));
+        // With ample time the optimum alone decides.
+        let a = Budget { ample: true, ..b };
+        assert!(!a.should_stop(470, 8, 0.0, 0.0));
+        assert!(a.should_stop(476, 8, 0.0, 0.0));
     }
 
     #[test]

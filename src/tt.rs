@@ -515,14 +515,19 @@ impl TranspositionTable {
                 return;
             }
             let e = unpack(data);
-            let age = (generation.wrapping_sub((data >> 58) as u8 & GENERATION_MASK) & GENERATION_MASK) as i32;
+            let age = (generation.wrapping_sub((data >> 58) as u8 & GENERATION_MASK)
+                & GENERATION_MASK) as i32;
             let value = e.depth - 8 * age;
             if value < victim_value {
                 victim_value = value;
                 victim = i;
             }
         }
-        c.write(victim, key, pack(mv, score, eval, depth, bound, generation, pv));
+        c.write(
+            victim,
+            key,
+            pack(mv, score, eval, depth, bound, generation, pv),
+        );
     }
 
     /// Per mille of sampled entries written in the current search (for `YXSHOWHASHUSAGE`).

@@ -36,7 +36,6 @@
 
 use super::movegen::{self, MoveList, Node};
 use super::params::PARAMS;
-use arrayvec::ArrayVec;
 use super::threat::vcf::{VcfOutcome, VcfSolver};
 use super::threat::vct::VctSolver;
 use super::{Limits, PvLine, SearchInfo, SearchResult};
@@ -49,6 +48,7 @@ use crate::tt::{
     score_from_tt, score_to_tt, Bound, PauseGuard, Plan, Preparation, TranspositionTable, NO_EVAL,
     STAND_IN_BYTES,
 };
+use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -16,7 +16,8 @@ fn store_and_probe() {
             score: -120,
             eval: 55,
             depth: 7,
-            bound: Bound::Lower
+            bound: Bound::Lower,
+            pv: false
         }
     );
     assert!(tt.probe(key ^ 1).is_none());

@@ -52,10 +52,11 @@ impl Worker<'_> {
             return Some(3);
         }
         let renju_black = self.board.rule().has_forbidden(me);
-        if self.ev.four_line_points(me.opponent()) == 0 {
-            if !renju_black && (c[class::FOUR_THREE] > 0 || c[class::DOUBLE_THREE] > 0) {
-                return Some(5);
-            }
+        if self.ev.four_line_points(me.opponent()) == 0
+            && !renju_black
+            && (c[class::FOUR_THREE] > 0 || c[class::DOUBLE_THREE] > 0)
+        {
+            return Some(5);
         }
         if c[class::FOUR_THREE] > 0 && self.four_three_wins() {
             return Some(5);
@@ -106,7 +107,9 @@ impl Worker<'_> {
         for d in crate::board::DELTA {
             for k in (-4..=4).filter(|&k| k != 0) {
                 let q = Pos((p.0 as i32 + k * d) as u16);
-                if self.board.cell(q) == crate::board::EMPTY && self.board.combo(c, q) == Combo::Five {
+                if self.board.cell(q) == crate::board::EMPTY
+                    && self.board.combo(c, q) == Combo::Five
+                {
                     return Some(q);
                 }
             }
@@ -164,7 +167,8 @@ impl Worker<'_> {
         }
         alpha = alpha.max(static_eval);
         // Delta pruning: too far below alpha for fours to matter.
-        if static_eval + (PARAMS.qvcf_delta + PARAMS.qvcf_delta_ply * depth as i32).max(614) < alpha {
+        if static_eval + (PARAMS.qvcf_delta + PARAMS.qvcf_delta_ply * depth as i32).max(614) < alpha
+        {
             return alpha;
         }
         let own_last = if ply >= 2 {
@@ -172,7 +176,10 @@ impl Worker<'_> {
         } else {
             let m = self.board.moves();
             let colors = self.board.move_colors();
-            (0..m.len()).rev().find(|&i| colors[i] == me).map_or(Pos::NONE, |i| m[i])
+            (0..m.len())
+                .rev()
+                .find(|&i| colors[i] == me)
+                .map_or(Pos::NONE, |i| m[i])
         };
         if own_last.is_none() {
             return static_eval;
@@ -458,9 +465,13 @@ impl<'a> Worker<'a> {
                 && !opp_threat
                 && eval.abs() < WIN_THRESHOLD
                 && beta > -WIN_THRESHOLD
-                && eval - ((fut_scale as Depth * (depth - 1.0 - improving as i32 as Depth)) as i32).max(0)
+                && eval
+                    - ((fut_scale as Depth * (depth - 1.0 - improving as i32 as Depth)) as i32)
+                        .max(0)
                     >= beta
-                && !(ply >= 4 && is_four(self.frames[ply - 2].combo) && is_four(self.frames[ply - 4].combo))
+                && !(ply >= 4
+                    && is_four(self.frames[ply - 2].combo)
+                    && is_four(self.frames[ply - 4].combo))
             {
                 return eval;
             }
@@ -471,7 +482,8 @@ impl<'a> Worker<'a> {
             }
             if pv_node && depth > 1.0 && !tt_move.is_none() {
                 if let Some((_, tt_depth, _)) = tt_hit {
-                    depth -= ((depth - tt_depth as Depth) * PARAMS.iir_tt).clamp(0.0, PARAMS.iir_tt_max);
+                    depth -=
+                        ((depth - tt_depth as Depth) * PARAMS.iir_tt).clamp(0.0, PARAMS.iir_tt_max);
                 }
             }
             if depth <= 0.0 {
@@ -479,11 +491,7 @@ impl<'a> Worker<'a> {
             }
             // Near the root, a small VCF of the side to move proves wins the search would
             // need many plies for.
-            if ply <= 2
-                && depth >= 3.0
-                && skip == Pos::NONE
-                && self.ev.four_line_points(me) > 0
-            {
+            if ply <= 2 && depth >= 3.0 && skip == Pos::NONE && self.ev.four_line_points(me) > 0 {
                 if let Some(score) = self.vcf_win(NODE_VCF_NODES, ply_i) {
                     return score;
                 }
@@ -536,7 +544,11 @@ impl<'a> Worker<'a> {
         let own_attack_before = ply >= 2 && self.frames[ply - 2].combo >= Combo::Three;
         let likely_fail_high = !pv_node
             && cut
-            && eval >= beta + PARAMS.fhr_a + PARAMS.fhr_b * depth as i32 + PARAMS.fhr_c * opp_threat as i32;
+            && eval
+                >= beta
+                    + PARAMS.fhr_a
+                    + PARAMS.fhr_b * depth as i32
+                    + PARAMS.fhr_c * opp_threat as i32;
         let mcp_limit = move_count_limit(depth, improving);
         let orig_alpha = alpha;
         let mut best = -WIN;
@@ -655,8 +667,7 @@ impl<'a> Worker<'a> {
             let mut new_depth = depth - 1.0 + ext;
             self.frames[ply].mv = p;
             self.frames[ply].combo = my_combo;
-            self.frames[ply + 1].extra_ext =
-                self.frames[ply].extra_ext + (ext - 1.0).max(0.0);
+            self.frames[ply + 1].extra_ext = self.frames[ply].extra_ext + (ext - 1.0).max(0.0);
             self.make(p);
             let score = if depth >= 2.0 && move_count > 1 && !forced {
                 // Late-move reduction.
@@ -806,7 +817,8 @@ impl<'a> Worker<'a> {
         // A node that failed low keeps the PV mark of its parent; one that found a move
         // keeps it only if the child that refuted or confirmed it had one.
         if best <= orig_alpha {
-            self.frames[ply].tt_pv = self.frames[ply].tt_pv || (ply >= 1 && self.frames[ply - 1].tt_pv && depth > 3.0);
+            self.frames[ply].tt_pv =
+                self.frames[ply].tt_pv || (ply >= 1 && self.frames[ply - 1].tt_pv && depth > 3.0);
         } else if depth > 3.0 {
             self.frames[ply].tt_pv = self.frames[ply].tt_pv && self.frames[ply + 1].tt_pv;
         }

@@ -508,7 +508,8 @@ impl<'a> Worker<'a> {
                 if depth >= 2.0 && i - first >= PARAMS.root_lmr_from as usize {
                     let h = &self.history[me.index()][p.index()];
                     let stat = h[HIST_ATTACK] + h[HIST_QUIET] * 780 / 1024 - PARAMS.stat_offset;
-                    let r = (self.reduction(depth, n) - (beta - alpha) as Depth / self.root_delta as Depth)
+                    let r = (self.reduction(depth, n)
+                        - (beta - alpha) as Depth / self.root_delta as Depth)
                         .max(0.0)
                         - PARAMS.lmr_tt_pv
                         - stat as Depth / PARAMS.lmr_history;
