@@ -38,17 +38,29 @@ fn bench_make_undo(c: &mut Criterion) {
             .iter()
             .map(|b| b.empty_points().filter(|&p| b.near(p) > 0).collect())
             .collect();
+        // The (board, move) pairs in the order the loop visits them: board by board in
+        // turn, each board's moves in turn, until every move of the longest list was made
+        // once. Precomputed, so that the loop measures make and undo rather than the
+        // divisions that would pick the next pair.
+        let longest = moves.iter().map(Vec::len).max().unwrap_or(0);
+        let sequence: Vec<(usize, Pos)> = (0..longest * boards.len())
+            .map(|i| {
+                let k = i % boards.len();
+                (k, moves[k][(i / boards.len()) % moves[k].len()])
+            })
+            .collect();
         c.bench_function(&format!("make_undo_{}", rule.name()), |bench| {
             let mut boards = boards.clone();
             let mut i = 0usize;
             bench.iter(|| {
-                let k = i % boards.len();
-                let m = &moves[k];
-                let p = m[(i / boards.len()) % m.len()];
+                let (k, p) = sequence[i];
                 let b = &mut boards[k];
                 b.make(black_box(p));
                 b.undo();
                 i += 1;
+                if i == sequence.len() {
+                    i = 0;
+                }
             })
         });
     }
