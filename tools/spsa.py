@@ -10,8 +10,9 @@ release builds take the parameters as constants and ignore `TIANYUAN_PARAMS`.
 
 PARAMS.json maps a parameter name of `src/search/params.rs` to
 `[start, step, low, high, integer]`, for example
-`{"lmr_factor": [0.75, 0.1, 0.3, 1.5, false], "futility": [6, 1, 0, 10, true]}`. A switch
-(0 or 1) is tuned as `[0.5, 0.5, 0, 1, true]`: every iteration then plays it on against off.
+`{"lmr_factor": [1.0, 0.1, 0.5, 1.5, false], "futility": [50, 5, 20, 100, true]}`. A switch
+(0 or 1, such as `razor_three`) is tuned as `[0.5, 0.5, 0, 1, true]`: every iteration then
+plays it on against off.
 
 Each iteration draws a random sign per parameter, builds two engines through the
 `TIANYUAN_PARAMS` environment variable (start + step x sign and start - step x sign, clamped
