@@ -55,7 +55,9 @@ pub enum Node {
     },
 }
 
-/// Whether a black stone at `p` is a renju foul (only checked where the combo says it may be).
+/// Whether a stone of `me` at the empty point `p`, whose combo is `combo`, is a renju foul
+/// (docs/rules.md §3.2): always `false` when `me` has no forbidden points under the board's
+/// rule; the exact forbidden test runs only where the combo says the point may be one.
 #[inline]
 pub fn is_foul(board: &Board, me: Color, p: Pos, combo: Combo) -> bool {
     board.rule().has_forbidden(me)

@@ -201,12 +201,26 @@ impl Worker<'_> {
             }
         }
         moves.sort_unstable_by(order_cmp);
-        let mut best = static_eval;
+        self.qvcf_children(&moves, static_eval, alpha, beta, depth - 1.0, ply)
+    }
+
+    /// Searches `moves` in order with [`Worker::qvcf`] at `child_depth` and returns the best
+    /// score, at least `best` (0 once aborted); stops at the first score reaching `beta`.
+    fn qvcf_children(
+        &mut self,
+        moves: &MoveList,
+        mut best: i32,
+        mut alpha: i32,
+        beta: i32,
+        child_depth: Depth,
+        ply: usize,
+    ) -> i32 {
+        let me = self.board.side_to_move();
         for &(p, _) in moves.iter() {
             self.frames[ply].mv = p;
             self.frames[ply].combo = self.board.combo(me, p);
             self.make(p);
-            let s = -self.qvcf(-beta, -alpha, depth - 1.0, ply + 1, false);
+            let s = -self.qvcf(-beta, -alpha, child_depth, ply + 1, false);
             self.undo();
             if self.aborted {
                 return 0;
@@ -235,32 +249,10 @@ impl Worker<'_> {
             Node::FlexWin(_) => return WIN - ply_i - 3,
             Node::Moves { .. } => {}
         }
-        let me = self.board.side_to_move();
-        let mut best = -WIN;
-        let mut alpha = alpha;
-        for &(p, _) in moves.iter() {
-            self.frames[ply].mv = p;
-            self.frames[ply].combo = self.board.combo(me, p);
-            self.make(p);
-            let s = -self.qvcf(-beta, -alpha, depth, ply + 1, false);
-            self.undo();
-            if self.aborted {
-                return 0;
-            }
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
         if moves.is_empty() {
             return -(WIN - ply_i - 2);
         }
-        best
+        self.qvcf_children(&moves, -WIN, alpha, beta, depth, ply)
     }
 }
 
