@@ -549,6 +549,11 @@ impl<'a> Worker<'a> {
         let mut searched_quiet: ArrayVec<Pos, 64> = ArrayVec::new();
         let mut searched_attack: ArrayVec<Pos, 32> = ArrayVec::new();
         for i in 0..moves.len() {
+            // Move-count pruning (below): once the count reaches the limit every later move
+            // is pruned too (the count and `best` only grow), so stop before picking.
+            if ply > 0 && best > -WIN_THRESHOLD && move_count + 1 >= mcp_limit {
+                break;
+            }
             // Best first (score, then point): most nodes cut off after a few moves, so the
             // first ones are picked one at a time and the rest sorted only when reached.
             if i < PICKED_MOVES {
@@ -575,9 +580,6 @@ impl<'a> Worker<'a> {
             let distract = dist_own > if renju { 5 } else { 4 } && dist_opp > 4;
             // Pruning at shallow depth, once a move that does not lose is known.
             if ply > 0 && best > -WIN_THRESHOLD {
-                if move_count >= mcp_limit {
-                    continue;
-                }
                 if trivial && depth < PARAMS.trivial_depth {
                     continue;
                 }
