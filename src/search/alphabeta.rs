@@ -86,7 +86,35 @@ struct Shared<'a> {
     prev_score: Option<i32>,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
+    /// The state of one search started at `start` under `limits`; `prev_score` is the score
+    /// of our previous move's search, if any (the clock's falling-score factor).
+    fn new(
+        tt: &'a TranspositionTable,
+        stop: &'a AtomicBool,
+        start: Instant,
+        limits: &Limits,
+        prev_score: Option<i32>,
+    ) -> Shared<'a> {
+        let hard_ms = limits.budget.hard_ms;
+        Shared {
+            tt,
+            stop,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            vcf_nodes: AtomicU64::new(0),
+            start,
+            hard: Duration::from_millis(hard_ms),
+            search_hard: Duration::from_millis(
+                hard_ms - (hard_ms / 100 * DEFENCE_RESERVE_PERCENT).min(DEFENCE_RESERVE_MAX_MS),
+            ),
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            main_depth: AtomicI32::new(0),
+            helper_best: Mutex::new(None),
+            prev_score,
+        }
+    }
+
     #[inline]
     fn should_stop(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || self.done.load(Ordering::Relaxed)
@@ -379,27 +407,11 @@ impl Searcher {
     ) -> SearchResult {
         let start = Instant::now();
         self.tt.new_search();
-        let shared = Shared {
-            tt: &self.tt,
-            stop,
-            done: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            vcf_nodes: AtomicU64::new(0),
-            start,
-            hard: Duration::from_millis(limits.budget.hard_ms),
-            search_hard: Duration::from_millis(
-                limits.budget.hard_ms
-                    - (limits.budget.hard_ms / 100 * DEFENCE_RESERVE_PERCENT)
-                        .min(DEFENCE_RESERVE_MAX_MS),
-            ),
-            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
-            main_depth: AtomicI32::new(0),
-            helper_best: Mutex::new(None),
-            prev_score: self
-                .last
-                .filter(|&(ply, _)| ply + 2 == board.ply())
-                .map(|(_, s)| s),
-        };
+        let prev_score = self
+            .last
+            .filter(|&(ply, _)| ply + 2 == board.ply())
+            .map(|(_, s)| s);
+        let shared = Shared::new(&self.tt, stop, start, limits, prev_score);
         let threads = threads.max(1);
         let mut result = SearchResult::default();
         let mut solvers = std::mem::take(&mut self.solvers);

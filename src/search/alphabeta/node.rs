@@ -549,8 +549,9 @@ impl<'a> Worker<'a> {
         let mut searched_quiet: ArrayVec<Pos, 64> = ArrayVec::new();
         let mut searched_attack: ArrayVec<Pos, 32> = ArrayVec::new();
         for i in 0..moves.len() {
-            // Move-count pruning (below): once the count reaches the limit every later move
-            // is pruned too (the count and `best` only grow), so stop before picking.
+            // Move-count pruning, once a move that does not lose is known: the move that
+            // would reach the limit and every later one are pruned (the count and `best`
+            // only grow), so the loop stops before picking it.
             if ply > 0 && best > -WIN_THRESHOLD && move_count + 1 >= mcp_limit {
                 break;
             }
@@ -863,21 +864,9 @@ mod tests {
         let board = Board::from_stones_to_move(15, 15, rule, &b, &w, to_move).unwrap();
         let tt = TranspositionTable::new(1 << 20);
         let stop = AtomicBool::new(false);
-        let shared = Shared {
-            tt: &tt,
-            stop: &stop,
-            done: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            vcf_nodes: AtomicU64::new(0),
-            start: Instant::now(),
-            hard: Duration::from_secs(3600),
-            search_hard: Duration::from_secs(3600),
-            max_nodes: u64::MAX,
-            main_depth: AtomicI32::new(0),
-            helper_best: Mutex::new(None),
-            prev_score: None,
-        };
-        let mut worker = Worker::new(0, board, &shared, &Limits::default(), Solvers::new());
+        let limits = Limits::default();
+        let shared = Shared::new(&tt, &stop, Instant::now(), &limits, None);
+        let mut worker = Worker::new(0, board, &shared, &limits, Solvers::new());
         f(&mut worker)
     }
 
