@@ -320,6 +320,7 @@ fn duplicated_missing_or_mismatched_shards_are_refused() {
     let mut w =
         tianyuan::eval::weights::Weights::from_bytes(tianyuan::eval::weights::DEFAULT_WEIGHTS)
             .unwrap();
+    let built_in = w.version;
     w.version = 99;
     let wfile = d.path("other.tyw");
     w.save(&wfile).unwrap();
@@ -331,7 +332,7 @@ fn duplicated_missing_or_mismatched_shards_are_refused() {
         .arg(&p));
     refused(
         &[s[0].clone(), s[1].clone(), p, s[3].clone()],
-        "different engines (engine.weights.version): 10 in ",
+        &format!("different engines (engine.weights.version): {built_in} in "),
     );
     // Not a shard file, and a plain unsharded output.
     let plain = d.path("plain.txt");
