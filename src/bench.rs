@@ -1,7 +1,8 @@
 //! The `bench` signature: a fixed set of positions (every rule, 15x15 and 20x20) searched on
 //! one thread to a fixed depth with a fixed 16 MiB transposition table, cleared between
-//! positions, with no clock. The total node count changes only when search behaviour
-//! or the built-in weights (whose evaluation and ordering steer the search) change; it is the number quoted as `Bench: N` in commit messages.
+//! positions, with no clock. The total node count changes only when search behaviour or the
+//! built-in weights (whose evaluation and ordering steer the search) change; it is the number
+//! quoted as `Bench: N` in commit messages.
 //!
 //! Positions: the ten benchmark positions of Rapfi's `benchmark.cpp` (converted to this
 //! project's notation, rows from the bottom) plus caro and a renju position with forbidden
