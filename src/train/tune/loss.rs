@@ -195,10 +195,17 @@ pub(super) fn order_loss(
     })
 }
 
-/// The mean loss over `samples`, computed in parallel chunks of `chunk` samples:
-/// `per_chunk(chunk, g)` returns the chunk's summed loss and adds its summed gradient to `g`
-/// (`n` parameters; empty when no gradient is wanted). With `grad`, the mean gradient is
-/// written there.
+/// Most blocks a loss is split into for the parallel sum ([`mean_loss`]).
+const MAX_BLOCKS: usize = 64;
+
+/// The mean loss over `samples`, computed in parallel blocks of at least `chunk` samples
+/// (at most [`MAX_BLOCKS`] blocks): `per_chunk(block, g)` returns the block's summed loss and
+/// adds its summed gradient to `g` (`n` parameters; empty when no gradient is wanted). With
+/// `grad`, the mean gradient is written there.
+///
+/// The blocks depend only on `samples.len()` and their results are added in block order,
+/// so the result is the same to the last bit whatever the number of threads or the order in
+/// which they finish (docs/training.md §5: a fit is repeatable).
 fn mean_loss<S: Sync>(
     samples: &[S],
     chunk: usize,
@@ -207,26 +214,69 @@ fn mean_loss<S: Sync>(
     per_chunk: impl Fn(&[S], &mut Vec<f64>) -> f64 + Sync + Send,
 ) -> f64 {
     let want = grad.is_some();
-    let (loss, g) = samples
-        .par_chunks(chunk)
+    let block = chunk.max(samples.len().div_ceil(MAX_BLOCKS)).max(1);
+    let parts: Vec<(f64, Vec<f64>)> = samples
+        .par_chunks(block)
         .map(|c| {
             let mut g = if want { vec![0.0; n] } else { Vec::new() };
             let loss = per_chunk(c, &mut g);
             (loss, g)
         })
-        .reduce(
-            || (0.0, if want { vec![0.0; n] } else { Vec::new() }),
-            |mut a, b| {
-                a.0 += b.0;
-                for (x, y) in a.1.iter_mut().zip(&b.1) {
-                    *x += y;
-                }
-                a
-            },
-        );
+        .collect();
+    let mut loss = 0.0;
+    let mut g = if want { vec![0.0; n] } else { Vec::new() };
+    for (l, pg) in &parts {
+        loss += l;
+        for (x, y) in g.iter_mut().zip(pg) {
+            *x += y;
+        }
+    }
     let m = samples.len().max(1) as f64;
     if let Some(out) = grad {
         *out = g.into_iter().map(|x| x / m).collect();
     }
     loss / m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parallel sum gives the same bits with one thread and with several.
+    #[test]
+    fn mean_loss_is_the_same_whatever_the_thread_count() {
+        // Values of very different magnitudes, so that a different order of additions
+        // would change the rounding.
+        let samples: Vec<f64> = (0..50_000u64)
+            .map(|i| {
+                let x = (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 11) as f64 / (1u64 << 53) as f64;
+                x * 10f64.powi((i % 17) as i32 - 8)
+            })
+            .collect();
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let mut g = Vec::new();
+                let loss = mean_loss(&samples, 16, 3, Some(&mut g), |c, g| {
+                    for (k, &x) in c.iter().enumerate() {
+                        g[k % 3] += x * (k as f64 + 0.5);
+                    }
+                    c.iter().map(|x| x * 1.000_000_1).sum()
+                });
+                (
+                    loss.to_bits(),
+                    g.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                )
+            })
+        };
+        let one = run(1);
+        assert_eq!(one, run(2));
+        assert_eq!(one, run(4));
+        // And it is the mean: the per-block sums agree with a plain sum to rounding.
+        let plain: f64 = samples.iter().map(|x| x * 1.000_000_1).sum::<f64>() / 50_000.0;
+        assert!((f64::from_bits(one.0) - plain).abs() <= plain.abs() * 1e-12);
+    }
 }
