@@ -15,24 +15,14 @@
 //! thread the search is deterministic (same node count for the same position, limits and
 //! table size); `bench` and the tests rely on it.
 //!
-//! Steps of a node (see [`Worker::search`]):
-//! 1. count the node, poll the clock every 1024 nodes, stop if asked;
-//! 2. mate-distance pruning; a full board is a draw;
-//! 3. tactical classification by [`movegen::generate`]: five now, lost to two fives, flex win,
-//!    forced block, defence of an open three;
-//! 4. leaf: static evaluation, or a quiescence search of fours when the side to move can
-//!    make one;
-//! 5. transposition table probe and cut-off (non-PV nodes); futility pruning and razoring at
-//!    shallow non-PV nodes (on the table score where its bound improves on the static
-//!    evaluation); a small VCF near the root; internal iterative reduction when the table
-//!    has no move;
-//! 6. ordered moves (TT move, killers, threat scores, history); singular extension of the
-//!    TT move; PVS with log x log late-move reductions and move-count pruning of quiet moves
-//!    at shallow depth — never applied to forced blocks or defences of an open three;
-//! 7. store the result (not for a singular-extension test search, which leaves a move out).
-//!
-//! The pruning and reduction rules, their parameters and the matches that chose them are
-//! described in `docs/strength.md` §2.
+//! A node is searched in named phases (`node.rs`: window and verdicts, leaf, table,
+//! judgement, before the moves, the moves, learning and storing); the per-move rules
+//! (pruning, extensions, reductions, re-searches) are pure functions in `decide.rs`, the
+//! static verdicts and the leaf search of fours in `leaf.rs`. What each rule does, where
+//! its idea comes from and what it was measured to be worth: docs/strength.md §2. The
+//! history formula (a gain growing with depth, each entry pulled back toward 0 the fuller
+//! it is, the moves searched before the best one losing as much) is Stockfish's, with
+//! Rapfi's constants for gomoku (`HISTORY_MAX`, `history_gain`).
 
 use super::movegen::{self, MoveList, Node};
 use super::params::PARAMS;
@@ -53,6 +43,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+mod decide;
+mod leaf;
 mod node;
 mod root;
 
@@ -158,15 +150,15 @@ struct Worker<'a> {
     /// The memory limit the VCT solver was made for ([`Limits::threat_memory`]).
     vct_memory: Option<usize>,
     /// Per ply of the current line: the move, its combo, the static evaluation and marks.
-    frames: Box<[Frame; MAX_PLY + 1]>,
+    line: Box<[Step; MAX_PLY + 1]>,
     /// The rule's late-move reduction factor times ln(i), by i (see [`Worker::reduction`]).
     lmr_lut: [Depth; LMR_TABLE_SIZE],
     /// Width of the root's aspiration window in the current root search.
-    root_delta: i32,
-    /// The root's alpha in the current root search.
-    root_alpha: i32,
-    /// Per ply, the move left out by a singular-extension test search ([`Pos::NONE`]: none).
-    skip: Box<[Pos; MAX_PLY]>,
+    root_width: i32,
+    /// The root's alpha (the lower edge of its window) in the current root search.
+    root_low: i32,
+    /// Per ply, the move left out by a singular test search ([`Pos::NONE`]: none).
+    left_out: Box<[Pos; MAX_PLY]>,
 }
 
 /// Units of work (search nodes, threat-solver nodes) between two polls of the clock.
@@ -481,11 +473,11 @@ impl<'a> Worker<'a> {
             ev: Evaluator::new(&board),
             vct: solvers.vct,
             vct_memory: solvers.vct_memory,
-            frames: Box::new([Frame::default(); MAX_PLY + 1]),
+            line: Box::new([Step::default(); MAX_PLY + 1]),
             lmr_lut: lmr_lut(board.rule()),
-            root_delta: 1,
-            root_alpha: -WIN,
-            skip: Box::new([Pos::NONE; MAX_PLY]),
+            root_width: 1,
+            root_low: -WIN,
+            left_out: Box::new([Pos::NONE; MAX_PLY]),
             board,
         }
     }
@@ -568,29 +560,29 @@ fn order_before(a: (Pos, i32), b: (Pos, i32)) -> bool {
 /// A depth or depth change in plies; fractional, as reductions and extensions are.
 pub(super) type Depth = f32;
 
-/// Per-ply state of the current line (see [`Worker::search`]).
+/// One ply of the current line (see [`Worker::search`]).
 #[derive(Clone, Copy)]
-pub(super) struct Frame {
-    /// The move made from this ply ([`Pos::NONE`] before one is).
-    pub mv: Pos,
-    /// The mover's combo at that move.
-    pub combo: Combo,
+pub(super) struct Step {
+    /// The move played from this ply ([`Pos::NONE`] before one is).
+    pub played: Pos,
+    /// The combo that move made for its side.
+    pub shape: Combo,
     /// Static evaluation at this ply, side to move's view.
-    pub static_eval: i32,
+    pub eval: i32,
     /// The node is or was on a principal variation (this search or an earlier one).
-    pub tt_pv: bool,
-    /// Extensions beyond one ply a move taken on the line so far (plies).
-    pub extra_ext: Depth,
+    pub pv_mark: bool,
+    /// Plies of extension beyond one a move taken on the line so far.
+    pub ext_surplus: Depth,
 }
 
-impl Default for Frame {
-    fn default() -> Frame {
-        Frame {
-            mv: Pos::NONE,
-            combo: Combo::None,
-            static_eval: 0,
-            tt_pv: false,
-            extra_ext: 0.0,
+impl Default for Step {
+    fn default() -> Step {
+        Step {
+            played: Pos::NONE,
+            shape: Combo::None,
+            eval: 0,
+            pv_mark: false,
+            ext_surplus: 0.0,
         }
     }
 }
@@ -601,15 +593,6 @@ const HIST_ATTACK: usize = 0;
 const HIST_QUIET: usize = 1;
 /// History entries stay within ± this.
 const HISTORY_MAX: i32 = 10_692;
-
-/// History gain of the best move of a node searched at `depth`.
-#[inline]
-fn stat_bonus(depth: Depth) -> i32 {
-    ((25.0 * depth * depth + 105.0 * depth - 157.0) as i32).clamp(1, 8_927)
-}
-
-/// A line's extensions of reduced searches stop growing beyond this many plies.
-const LMR_EXTRA_MAX: Depth = 5.0;
 
 /// Moves a node of `depth` searches before the rest are pruned (once one does not lose):
 /// (base + depth^exp) / (2 - improving), none below depth 1 but the first.

@@ -6,6 +6,11 @@
 //! ignored) on top of the defaults: a development aid for tuning experiments
 //! (`tools/spsa.py`), never part of a release build.
 //!
+//! Where the values come from: most are the values of Rapfi's classical search
+//! (dhbloo/rapfi, its search parameters), its margins scaled by 0.8 to our evaluation
+//! units; the rules they tune, and which are Stockfish's ideas, are credited in
+//! docs/strength.md §2.2.
+//!
 //! Depths are in plies (fractional), margins in evaluation units (200 a logistic unit,
 //! [`crate::eval::EVAL_SCALE`]). Where a parameter has a renju value (`*_renju`), renju
 //! uses it and the other rules the plain one.

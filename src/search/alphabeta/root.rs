@@ -2,6 +2,7 @@
 //! search over its ordered root moves, the root threat solvers (VCF, VCT) and the check of
 //! the opponent's threats against the chosen move.
 
+use super::decide;
 use super::*;
 
 impl<'a> Worker<'a> {
@@ -476,13 +477,13 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let mut best = -WIN;
         self.pv_len[0] = 0;
-        self.root_delta = (beta - alpha).max(1);
-        self.root_alpha = alpha;
+        self.root_width = (beta - alpha).max(1);
+        self.root_low = alpha;
         let me = self.board.side_to_move();
-        self.frames[0] = Frame {
-            static_eval: self.ev.evaluate(me),
-            tt_pv: true,
-            ..Frame::default()
+        self.line[0] = Step {
+            eval: self.ev.evaluate(me),
+            pv_mark: true,
+            ..Step::default()
         };
         // Stable order: last iteration's best first, then by score, then by order.
         if depth > 1.0 && first + 1 < self.root_moves.len() {
@@ -495,9 +496,9 @@ impl<'a> Worker<'a> {
         }
         for i in first..self.root_moves.len() {
             let p = self.root_moves[i].pos;
-            self.frames[0].mv = p;
-            self.frames[0].combo = self.board.combo(me, p);
-            self.frames[1].extra_ext = 0.0;
+            self.line[0].played = p;
+            self.line[0].shape = self.board.combo(me, p);
+            self.line[1].ext_surplus = 0.0;
             self.make(p);
             let new_depth = depth - 1.0;
             let score = if i == first {
@@ -506,14 +507,12 @@ impl<'a> Worker<'a> {
                 let n = i - first + 1;
                 let mut s = alpha + 1;
                 if depth >= 2.0 && i - first >= PARAMS.root_lmr_from as usize {
-                    let h = &self.history[me.index()][p.index()];
-                    let stat = h[HIST_ATTACK] + h[HIST_QUIET] * 780 / 1024 - PARAMS.stat_offset;
-                    let r = (self.reduction(depth, n)
-                        - (beta - alpha) as Depth / self.root_delta as Depth)
-                        .max(0.0)
-                        - PARAMS.lmr_tt_pv
-                        - stat as Depth / PARAMS.lmr_history;
-                    let d = (new_depth - r).min(new_depth + 1.0).max(1.0);
+                    let r = decide::root_reduction(
+                        self.reduction(depth, n),
+                        (beta - alpha) as Depth / self.root_width as Depth,
+                        self.history_standing(me, p),
+                    );
+                    let d = decide::reduced_depth(new_depth, r);
                     if d < new_depth {
                         s = -self.search(-alpha - 1, -alpha, d, 1, false, true);
                     }
@@ -540,7 +539,7 @@ impl<'a> Worker<'a> {
             }
             if score > alpha {
                 alpha = score;
-                self.root_alpha = alpha;
+                self.root_low = alpha;
                 // Move to slot `first`, keep the others' order.
                 let rm = self.root_moves.remove(i);
                 self.root_moves.insert(first, rm);
