@@ -3,6 +3,12 @@
 //! All durations are milliseconds. A value of `None` means "not received". The budget is
 //! measured from the moment the request was read (docs/protocol.md §4.2), never from an earlier
 //! clock reading: managers suspend engines between moves.
+//!
+//! Where the ideas come from: the optimum and maximum times, the move-importance curve and
+//! the stop rule's falling-score and best-move-instability factors are Stockfish's time
+//! management; their constants (the 0.9 share, the 21-move horizon, the 1.7 divisor, the
+//! importance curve's points, the stop rule's 1.25 + 0.02 d^1.4) are Rapfi's
+//! (docs/strength.md §1).
 
 /// What the manager told us about the clock (`INFO timeout_turn`, `timeout_match`,
 /// `time_left`, `time_increment`), in milliseconds.
