@@ -82,18 +82,37 @@ def ensure_toolchain():
         subprocess.run(["rustup", "target", "add", TARGET], check=True)
 
 
-def build(name, cpu):
-    """Builds the engine for `cpu` into target/windows/<name>."""
-    env = dict(os.environ)
-    env["RUSTFLAGS"] = f"-C target-cpu={cpu} -C target-feature=+crt-static"
-    cmd = [
-        "cargo", "build", "--release", "--no-default-features",
-        "--target", TARGET,
-        "--target-dir", os.path.join(ROOT, "target", "windows", name),
-        "--bin", "pbrain-tianyuan",
-    ]
-    print(f"building the {name} engine ({cpu}): {' '.join(cmd)}", flush=True)
-    subprocess.run(cmd, check=True, env=env, cwd=ROOT)
+def build_all(builds):
+    """Builds the engine for each `(name, cpu)` into target/windows/<name>, all at once: the
+    long part of each build (fat LTO, one codegen unit) runs on one core, so two builds
+    together take little more than one on a two-core machine. Cargo's output goes to
+    target/windows/<name>.log and is shown when a build fails."""
+    running = []
+    for name, cpu in builds:
+        env = dict(os.environ)
+        env["RUSTFLAGS"] = f"-C target-cpu={cpu} -C target-feature=+crt-static"
+        cmd = [
+            "cargo", "build", "--release", "--no-default-features",
+            "--target", TARGET,
+            "--target-dir", os.path.join(ROOT, "target", "windows", name),
+            "--bin", "pbrain-tianyuan",
+        ]
+        print(f"building the {name} engine ({cpu}): {' '.join(cmd)}", flush=True)
+        log_path = os.path.join(ROOT, "target", "windows", f"{name}.log")
+        os.makedirs(os.path.dirname(log_path), exist_ok=True)
+        log = open(log_path, "w", encoding="utf-8")
+        proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        running.append((name, proc, log, log_path))
+    failed = []
+    for name, proc, log, log_path in running:
+        proc.wait()
+        log.close()
+        if proc.returncode != 0:
+            with open(log_path, encoding="utf-8", errors="replace") as f:
+                sys.stderr.write(f.read())
+            failed.append(name)
+    if failed:
+        fail(f"the {', '.join(failed)} build failed (cargo's output above)")
 
 
 def imports(exe):
@@ -174,10 +193,10 @@ def main():
     args = ap.parse_args()
     ensure_toolchain()
     os.makedirs(args.out, exist_ok=True)
+    if not args.no_build:
+        build_all([(name, cpu) for name, cpu, _ in BUILDS])
     report = []
     for name, cpu, zip_name in BUILDS:
-        if not args.no_build:
-            build(name, cpu)
         exe = exe_path(name)
         if not os.path.isfile(exe):
             fail(f"{exe} is missing (run without --no-build)")
