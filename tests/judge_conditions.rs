@@ -10,6 +10,9 @@
 //! its limit, and a unique memory at most `max_memory` after every move; with `--nocapture`
 //! it prints the slowest move and the largest memory.
 //!
+//! Untimed tests beside it: a suspended player is stopped (state `T`) until a line is
+//! written to it, and `--judge-conditions` refuses `--opening-rule` and four colours.
+//!
 //! It plays 8 games (about 50 s on two cores); `TIANYUAN_JUDGE_GAMES=20` plays the 20 of
 //! the check (about 2 min). Timed (a loaded machine can make an engine late for
 //! reasons not its own): `#[ignore]`d and named `wall_clock_*`, run alone by `.ci/run`
@@ -19,6 +22,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+use tianyuan::arena::player::{EngineSpec, Player, Reply};
 
 /// Games played unless `TIANYUAN_JUDGE_GAMES` says otherwise.
 const GAMES: usize = 8;
@@ -52,6 +58,60 @@ fn memory_notes(log: &str) -> Vec<u64> {
         .filter_map(|l| l.split("# judge: unique memory ").nth(1))
         .map(|rest| rest.trim_end_matches(" bytes").parse().unwrap())
         .collect()
+}
+
+/// The state letter of process `pid` (`/proc/PID/stat`: `T` when stopped).
+fn state(pid: u32) -> char {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after_name = &stat[stat.rfind(')').unwrap() + 2..];
+    after_name.chars().next().unwrap()
+}
+
+#[test]
+fn a_suspended_player_is_stopped_until_the_next_line_is_written_to_it() {
+    let spec = Arc::new(EngineSpec::new("cat").unwrap());
+    let mut p = Player::spawn(spec).unwrap();
+    p.suspend().unwrap();
+    // SIGSTOP is delivered asynchronously: wait for the state to show it.
+    let stopped = (0..200).any(|_| {
+        std::thread::sleep(Duration::from_millis(5));
+        state(p.pid()) == 'T'
+    });
+    assert!(stopped, "state {}", state(p.pid()));
+    let start = p.send("7,7\n").unwrap();
+    assert_ne!(state(p.pid()), 'T');
+    match p.read_reply(start, Duration::from_secs(10)) {
+        Reply::Line(line, _) => assert_eq!(line, "7,7"),
+        other => panic!("no echo from the continued process: {other:?}"),
+    }
+}
+
+#[test]
+fn judge_conditions_refuse_the_opening_dialogue_and_four_colours() {
+    let engine = env!("CARGO_BIN_EXE_pbrain-tianyuan");
+    for (extra, why) in [
+        (["--opening-rule", "swap2"], "leave out --opening-rule"),
+        (["--variant", "fourcolour"], "two-colour games only"),
+    ] {
+        let out = Command::new(engine)
+            .args([
+                "match",
+                "--engine",
+                engine,
+                "--engine",
+                engine,
+                "--judge-conditions",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("--judge-conditions ") && err.contains(why),
+            "{err}"
+        );
+    }
 }
 
 #[test]
