@@ -1,10 +1,11 @@
-//! `.ci/run` (issues 34 and 33) with stand-ins for `apt-get`, `sudo` and `cargo` on a `PATH`
-//! of its own: it installs only the packages whose commands are missing (Chromium for the
-//! browser test, Slurm and munge for the Slurm test) in one apt call, keeps apt's and dpkg's
-//! output to itself unless the installation fails, fails when a command is still missing
-//! (without running the tests), checks formatting and lints, builds the engine without the
-//! web board and checks that it plays a move, runs `cargo test` with `CI` set, and then the
-//! wall-clock tests on their own.
+//! `.ci/run` (issues 34, 33 and 50) with stand-ins for `apt-get`, `sudo`, `cargo` and the
+//! Windows step (`.ci/windows`, replaced through `CI_WINDOWS_STEP`) on a `PATH` of its own:
+//! it installs only the packages whose commands are missing (Chromium for the browser test,
+//! Slurm and munge for the Slurm test, MinGW-w64 and Wine for the Windows tests) in one apt
+//! call, keeps apt's and dpkg's output to itself unless the installation fails, fails when a
+//! command is still missing (without running the tests), checks formatting and lints, builds
+//! the engine without the web board and checks that it plays a move, runs the Windows step,
+//! runs `cargo test` with `CI` set, and then the wall-clock tests on their own.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -55,6 +56,14 @@ esac
             ),
         );
         s.engine(ENGINE);
+        // The Windows step: logs that it ran, with CI as it saw it.
+        s.script(
+            "windows-step",
+            &format!(
+                "echo \"windows-step CI=${{CI:-}}\" >> '{log}'\n",
+                log = log.display()
+            ),
+        );
         s.script("sudo", "exec \"$@\"\n");
         // apt-get: logs its arguments; `install` prints dpkg-like noise and, unless told
         // to fail or to install nothing, puts the commands of the packages on PATH.
@@ -74,6 +83,8 @@ case " $* " in *" install "*)
       slurm-wlm) [ -e '{dir}/apt-no-slurm' ] || for c in slurmctld slurmd sbatch; do
           printf '#!/bin/sh\n' > "{bin}/$c"; /bin/chmod +x "{bin}/$c"; done ;;
       munge) printf '#!/bin/sh\n' > '{bin}/munged'; /bin/chmod +x '{bin}/munged' ;;
+      gcc-mingw-w64-x86-64) printf '#!/bin/sh\n' > '{bin}/x86_64-w64-mingw32-gcc'; /bin/chmod +x '{bin}/x86_64-w64-mingw32-gcc' ;;
+      wine64) [ -e '{dir}/apt-no-wine' ] || {{ printf '#!/bin/sh\n' > '{bin}/wine'; /bin/chmod +x '{bin}/wine'; }} ;;
     esac
   done ;;
 esac
@@ -124,6 +135,7 @@ esac
             .env("PATH", self.dir.join("bin"))
             .env("CI_SBIN_DIRS", self.dir.join("sbin"))
             .env("CI_NO_WEB_TARGET", self.no_web_target())
+            .env("CI_WINDOWS_STEP", self.dir.join("bin/windows-step"))
             .env("HOME", &self.dir)
             .output()
             .unwrap();
@@ -166,6 +178,7 @@ fn cargo_steps_end() -> [String; 2] {
 }
 
 const SLURM: [&str; 4] = ["slurmctld", "slurmd", "sbatch", "munged"];
+const WINDOWS: [&str; 2] = ["x86_64-w64-mingw32-gcc", "wine"];
 
 /// The `apt-get install` calls.
 fn installs(calls: &[String]) -> Vec<&String> {
@@ -180,14 +193,15 @@ fn installs_what_is_missing_quietly_then_tests_under_ci() {
     assert!(!out.contains(NOISE) && !err.contains(NOISE), "{out}{err}");
     assert!(
         out.contains(
-            "installing chromium chromium-driver slurm-wlm munge for the browser and Slurm tests"
+            "installing chromium chromium-driver slurm-wlm munge gcc-mingw-w64-x86-64 wine64 \
+             for the browser, Slurm and Windows tests"
         ),
         "{out}"
     );
     let i = installs(&calls);
     assert_eq!(i.len(), 1, "one apt call for everything: {calls:?}");
     assert!(
-        i[0].ends_with(" chromium chromium-driver slurm-wlm munge"),
+        i[0].ends_with(" chromium chromium-driver slurm-wlm munge gcc-mingw-w64-x86-64 wine64"),
         "{calls:?}"
     );
     assert!(i[0].contains("-qq"), "{calls:?}");
@@ -199,6 +213,7 @@ fn installs_only_the_missing_packages() {
     let s = Sandbox::new("driver");
     s.present(&["chromium"]);
     s.present(&SLURM);
+    s.present(&WINDOWS);
     let (code, out, err, calls) = s.run();
     assert_eq!(code, 0, "{out}{err}");
     let i = installs(&calls);
@@ -207,6 +222,7 @@ fn installs_only_the_missing_packages() {
     // Only munge missing: munge alone (slurm-wlm is there).
     let s = Sandbox::new("munge");
     s.present(&["chromium", "chromedriver", "slurmctld", "slurmd", "sbatch"]);
+    s.present(&WINDOWS);
     let (code, out, err, calls) = s.run();
     assert_eq!(code, 0, "{out}{err}");
     let i = installs(&calls);
@@ -215,12 +231,14 @@ fn installs_only_the_missing_packages() {
     // One Slurm command missing is the whole slurm-wlm package.
     let s = Sandbox::new("sbatch");
     s.present(&["chromium", "chromedriver", "slurmctld", "slurmd", "munged"]);
+    s.present(&WINDOWS);
     let (code, _, _, calls) = s.run();
     assert_eq!(code, 0);
     assert!(installs(&calls)[0].ends_with(" -qq slurm-wlm"), "{calls:?}");
     // The daemons found in an sbin directory off PATH count as installed.
     let s = Sandbox::new("sbin");
     s.present(&["chromium", "chromedriver", "sbatch"]);
+    s.present(&WINDOWS);
     std::fs::create_dir_all(s.dir.join("sbin")).unwrap();
     for d in ["slurmctld", "slurmd", "munged"] {
         s.script(&format!("../sbin/{d}"), "");
@@ -232,6 +250,7 @@ fn installs_only_the_missing_packages() {
     let s = Sandbox::new("none");
     s.present(&["chromium", "chromedriver"]);
     s.present(&SLURM);
+    s.present(&WINDOWS);
     let (code, out, err, calls) = s.run();
     assert_eq!(code, 0, "{out}{err}");
     assert!(!calls.iter().any(|c| c.starts_with("apt-get")), "{calls:?}");
@@ -271,7 +290,9 @@ fn fails_when_a_command_is_still_missing() {
     assert_ne!(code, 0, "{out}{err}");
     assert!(err.contains("E: Unable to locate package"), "{err}");
     assert!(
-        err.contains("installing chromium chromium-driver slurm-wlm munge failed"),
+        err.contains(
+            "installing chromium chromium-driver slurm-wlm munge gcc-mingw-w64-x86-64 wine64 failed"
+        ),
         "{err}"
     );
     assert!(
@@ -287,6 +308,7 @@ fn the_build_without_the_web_board_must_play() {
     let s = Sandbox::new("noweb");
     s.present(&["chromium", "chromedriver"]);
     s.present(&SLURM);
+    s.present(&WINDOWS);
     let (code, out, err, calls) = s.run();
     assert_eq!(code, 0, "{out}{err}");
     let build = format!(
@@ -306,6 +328,7 @@ fn the_build_without_the_web_board_must_play() {
     let s = Sandbox::new("noweb-dies");
     s.present(&["chromium", "chromedriver"]);
     s.present(&SLURM);
+    s.present(&WINDOWS);
     s.engine("echo OK\nexit 3\n");
     let (code, out, err, calls) = s.run();
     assert_ne!(code, 0, "{out}{err}");
@@ -327,6 +350,7 @@ fn checks_format_and_lints_then_builds_then_tests() {
     let s = Sandbox::new("steps");
     s.present(&["chromium", "chromedriver"]);
     s.present(&SLURM);
+    s.present(&WINDOWS);
     let (code, out, err, calls) = s.run();
     assert_eq!(code, 0, "{out}{err}");
     let cargo: Vec<&String> = calls.iter().filter(|c| c.starts_with("cargo ")).collect();
@@ -346,6 +370,7 @@ fn checks_format_and_lints_then_builds_then_tests() {
     let s = Sandbox::new("fmt-fails");
     s.present(&["chromium", "chromedriver"]);
     s.present(&SLURM);
+    s.present(&WINDOWS);
     std::fs::write(s.dir.join("cargo-fmt-fails"), "").unwrap();
     let (code, out, err, calls) = s.run();
     assert_ne!(code, 0, "{out}{err}");
@@ -353,6 +378,52 @@ fn checks_format_and_lints_then_builds_then_tests() {
         !calls
             .iter()
             .any(|c| c.starts_with("cargo clippy") || c.starts_with("cargo test")),
+        "{calls:?}"
+    );
+}
+
+/// Issue 50: MinGW-w64 and Wine are installed when missing (alone when the rest is there),
+/// a missing one after the installation fails the run before the tests, and the Windows
+/// step (`.ci/windows`: the package and the Wine prefix) runs with `CI` set after the build
+/// without the web board and before the tests.
+#[test]
+fn the_windows_step_runs_before_the_tests_with_wine_and_mingw_installed() {
+    let s = Sandbox::new("windows");
+    s.present(&["chromium", "chromedriver"]);
+    s.present(&SLURM);
+    let (code, out, err, calls) = s.run();
+    assert_eq!(code, 0, "{out}{err}");
+    let i = installs(&calls);
+    assert_eq!(i.len(), 1, "{calls:?}");
+    assert!(
+        i[0].ends_with(" -qq gcc-mingw-w64-x86-64 wine64"),
+        "{calls:?}"
+    );
+    let step = calls.iter().position(|c| c == "windows-step CI=true");
+    let build = calls
+        .iter()
+        .position(|c| c.starts_with("cargo build --release --no-default-features"));
+    let test = calls.iter().position(|c| c == "cargo test CI=true");
+    assert!(step.is_some() && build < step && step < test, "{calls:?}");
+    assert_eq!(calls[calls.len() - 2..], cargo_steps_end(), "{calls:?}");
+    // Wine does not arrive: the run fails before the Windows step and the tests.
+    let s = Sandbox::new("nowine");
+    s.present(&["chromium", "chromedriver"]);
+    s.present(&SLURM);
+    std::fs::write(s.dir.join("apt-no-wine"), "").unwrap();
+    let (code, out, err, calls) = s.run();
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(
+        err.contains(
+            "error: wine is missing (Debian packages gcc-mingw-w64-x86-64 and wine64): \
+             the Windows tests cannot run"
+        ),
+        "{err}"
+    );
+    assert!(
+        !calls
+            .iter()
+            .any(|c| c.starts_with("windows-step") || c.starts_with("cargo test")),
         "{calls:?}"
     );
 }

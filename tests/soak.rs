@@ -71,6 +71,7 @@ fn args(
         variant: "standard".into(),
         mode: "2p".into(),
         shard: None,
+        judge_conditions: false,
     }
 }
 

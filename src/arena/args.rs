@@ -97,6 +97,12 @@ pub struct MatchArgs {
     /// (needed) for `merge`; `--sprt` stops no shard (docs/cluster.md).
     #[arg(long, value_name = "K/N", value_parser = crate::shard::Shard::parse_arg)]
     pub shard: Option<crate::shard::Shard>,
+    /// Run the engines as the Gomocup judge does (Linux): each pinned to one CPU, stopped
+    /// (SIGSTOP) after its START reply and INFO block and after each of its moves, continued
+    /// (SIGCONT) when its turn comes, its unique memory (/proc/PID/smaps_rollup, whole
+    /// process tree) checked against max_memory after every move; over it loses.
+    #[arg(long)]
+    pub judge_conditions: bool,
 }
 
 fn parse_opening_rule(s: &str) -> Result<crate::opening::OpeningRule, String> {
@@ -196,6 +202,7 @@ impl MatchConfig {
                     .into(),
             ));
         }
+        check_judge_conditions(args)?;
         let mut engines: Vec<EngineSpec> = args
             .engines
             .iter()
@@ -312,6 +319,7 @@ impl MatchConfig {
                         rule,
                         n: args.opening_n,
                     }),
+                judge: args.judge_conditions,
             },
             games_per_pair,
             openings,
@@ -324,4 +332,22 @@ impl MatchConfig {
             shard: args.shard,
         })
     }
+}
+
+/// `--judge-conditions` needs Linux and plays normal two-colour games only (no opening
+/// dialogue, no four-colour seats).
+fn check_judge_conditions(args: &MatchArgs) -> Result<(), ArenaError> {
+    if !args.judge_conditions {
+        return Ok(());
+    }
+    let why = if !super::judge::SUPPORTED {
+        "needs Linux (CPU affinity, SIGSTOP/SIGCONT and /proc/PID/smaps_rollup)"
+    } else if args.opening_rule.is_some() {
+        "does not play the opening-rule dialogue: leave out --opening-rule"
+    } else if !args.variant.trim().eq_ignore_ascii_case("standard") {
+        "plays two-colour games only: leave out --variant"
+    } else {
+        return Ok(());
+    };
+    Err(ArenaError::Usage(format!("--judge-conditions {why}")))
 }

@@ -8,6 +8,8 @@
 //! - [`record`]: `.psq` and SGF game records;
 //! - [`stats`]: Elo, its 95 % interval, LOS and the SPRT;
 //! - [`fourcolour`]: four-colour matches for two to four seats (`--variant fourcolour`);
+//! - [`judge`]: the Gomocup judge's conditions on Linux (`--judge-conditions`: one CPU,
+//!   SIGSTOP when it is not the engine's turn, unique memory against `max_memory`);
 //! - `runner`: the match runner of both variants over a `Referee` trait (name probing,
 //!   worker threads and their processes, progress, collecting the games in order).
 //!
@@ -29,6 +31,7 @@
 
 mod args;
 pub mod fourcolour;
+pub mod judge;
 pub mod openings;
 pub mod player;
 pub mod record;

@@ -251,6 +251,8 @@ pub struct Player {
     closed: bool,
     epoch: Instant,
     log: Vec<LogEntry>,
+    /// Stopped by [`Player::suspend`]; continued before the next line is written to it.
+    suspended: bool,
 }
 
 impl Player {
@@ -310,12 +312,38 @@ impl Player {
             closed: false,
             epoch: Instant::now(),
             log: Vec::new(),
+            suspended: false,
         })
     }
 
     /// The engine's specification.
     pub fn spec(&self) -> &Arc<EngineSpec> {
         &self.spec
+    }
+
+    /// The engine's process id, which is also its process group's (each engine is started
+    /// in a group of its own).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Stops the engine's process group (SIGSTOP) until the next line is written to it, as
+    /// the Gomocup judge suspends an engine when it is not its turn (`--judge-conditions`,
+    /// [`super::judge`]).
+    ///
+    /// Errors: the group is gone (the engine has exited), or the system cannot do it.
+    pub fn suspend(&mut self) -> io::Result<()> {
+        super::judge::signal_group(self.pid(), true)?;
+        self.suspended = true;
+        Ok(())
+    }
+
+    /// Continues a suspended engine (SIGCONT); a no-op otherwise.
+    fn resume(&mut self) {
+        if self.suspended {
+            self.suspended = false;
+            let _ = super::judge::signal_group(self.pid(), false);
+        }
     }
 
     /// Clears the transcript and measures its times from now.
@@ -353,11 +381,13 @@ impl Player {
         });
     }
 
-    /// Writes `text` (one or more lines, each ending in `\n`) in one write and flushes.
-    /// Returns the instant just before the write, from which the reply is timed.
+    /// Writes `text` (one or more lines, each ending in `\n`) in one write and flushes,
+    /// continuing a suspended engine first. Returns the instant just before the write, from
+    /// which the reply is timed.
     ///
     /// Errors: the write failed (the engine closed its input or died).
     pub fn send(&mut self, text: &str) -> io::Result<Instant> {
+        self.resume();
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(io::Error::new(
                 io::ErrorKind::BrokenPipe,

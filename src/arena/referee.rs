@@ -26,6 +26,7 @@
 
 pub mod opening_phase;
 
+use super::judge;
 use super::player::{board_request, MoveReply, Player, Reply};
 use crate::board::{Board, ForbiddenKind, GameResult};
 use crate::core::{Color, Pos, Rule};
@@ -170,6 +171,11 @@ pub struct GameConfig {
     /// An opening rule played through the protocol before normal play (docs/openings.md §6);
     /// `None`: the game starts from the opening stones as given.
     pub opening_rule: Option<opening_phase::OpeningPlan>,
+    /// Play under the Gomocup judge's conditions (`--judge-conditions`): each engine is
+    /// suspended after its `INFO` block and after each of its moves, and its unique memory
+    /// is checked against `max_memory` after each move ([`judge`]; the runner pins it to
+    /// one CPU).
+    pub judge: bool,
 }
 
 /// How a game ended.
@@ -208,6 +214,14 @@ pub enum Termination {
         /// What it answered, if anything.
         detail: String,
     },
+    /// Under the judge's conditions, the loser's unique memory after a move was over
+    /// `max_memory`.
+    Memory {
+        /// Its unique memory, in bytes.
+        bytes: u64,
+        /// `max_memory`, in bytes.
+        limit: u64,
+    },
     /// Board full, no winner.
     BoardFull,
     /// Renju draw at 200 stones.
@@ -225,6 +239,7 @@ impl Termination {
                 | Termination::Timeout { .. }
                 | Termination::Crash { .. }
                 | Termination::StartFailed { .. }
+                | Termination::Memory { .. }
         )
     }
 
@@ -238,10 +253,45 @@ impl Termination {
             Termination::Timeout { limit_ms } => format!("time forfeit (limit {limit_ms} ms)"),
             Termination::Crash { detail } => format!("crash ({detail})"),
             Termination::StartFailed { detail } => format!("no OK to START ({detail})"),
+            Termination::Memory { bytes, limit } => format!(
+                "unique memory {:.1} MiB over max_memory {:.1} MiB",
+                mib(*bytes),
+                mib(*limit)
+            ),
             Termination::BoardFull => "board full".to_string(),
             Termination::Draw200 => "200 stones (renju draw)".to_string(),
         }
     }
+}
+
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / (1u64 << 20) as f64
+}
+
+/// Under the judge's conditions, suspends `p` when it has nothing to do (after its `INFO`
+/// block); a crash if it has already gone.
+fn judge_suspend(p: &mut Player) -> Result<(), Termination> {
+    p.suspend().map_err(|e| Termination::Crash {
+        detail: format!("cannot be suspended: {e} ({})", p.exit_text()),
+    })
+}
+
+/// Under the judge's conditions, after a move of `p`: suspends it, measures its unique
+/// memory (noted in the transcript as `judge: unique memory N bytes`) and checks it against
+/// `max_memory` (0: no limit). Returns the bytes; else how it forfeits.
+fn judge_after_move(p: &mut Player, max_memory: u64) -> Result<u64, Termination> {
+    judge_suspend(p)?;
+    let bytes = judge::unique_memory(p.pid()).map_err(|e| Termination::Crash {
+        detail: format!("its memory cannot be read: {e}"),
+    })?;
+    p.note(format!("judge: unique memory {bytes} bytes"));
+    if max_memory > 0 && bytes > max_memory {
+        return Err(Termination::Memory {
+            bytes,
+            limit: max_memory,
+        });
+    }
+    Ok(bytes)
 }
 
 fn shorten(s: &str, n: usize) -> String {
@@ -435,6 +485,9 @@ impl<'a> Game<'a> {
         for (i, p) in players.iter_mut().enumerate() {
             p.send(&info_block(cfg, extra_info[i]))
                 .map_err(|e| (colors[i], write_failed("INFO", e)))?;
+            if cfg.judge {
+                judge_suspend(p).map_err(|t| (colors[i], t))?;
+            }
         }
 
         if let Some(plan) = cfg.opening_rule {
@@ -455,6 +508,9 @@ impl<'a> Game<'a> {
             let start = send_timed(p, &cfg.tc, self.left_ms[seat], &request, "request")
                 .map_err(|t| (color, t))?;
             let (x, y, elapsed_ms) = await_move(p, start, limit).map_err(|t| (color, t))?;
+            if cfg.judge {
+                judge_after_move(p, cfg.max_memory_bytes).map_err(|t| (color, t))?;
+            }
             cfg.tc.charge(&mut self.left_ms[seat], elapsed_ms);
             let pos = self
                 .check_point(x, y)
@@ -572,6 +628,7 @@ mod tests {
             max_memory_bytes: 367_001_600,
             draw_200: false,
             opening_rule: None,
+            judge: false,
         };
         let s = info_block(&cfg, &[("thread_num".into(), "2".into())]);
         assert_eq!(
@@ -596,6 +653,7 @@ mod tests {
             max_memory_bytes: 0,
             draw_200: false,
             opening_rule: None,
+            judge: false,
         };
         let mut g = Game::new(&cfg, &[]);
         assert_eq!(g.request_for(Color::Black, false), "BEGIN\n");

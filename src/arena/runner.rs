@@ -154,7 +154,7 @@ pub(crate) fn run_games<R: Referee>(referee: &R, tally: R::Tally) -> Result<Play
             let tx = tx.clone();
             std::thread::Builder::new()
                 .name(format!("arena-worker-{w}"))
-                .spawn_scoped(scope, move || worker(sh, tx))
+                .spawn_scoped(scope, move || worker(sh, w, tx))
                 .expect("spawn worker thread");
         }
         drop(tx);
@@ -259,8 +259,9 @@ pub fn distinguish_names(names: &mut [String]) {
 
 /// A worker thread: takes games from the queue until it is empty or the match stops. It
 /// keeps a pool of live processes per engine and gives each seat one of them (a spare from
-/// the name probe, or a new one).
-fn worker<R: Referee>(sh: &Shared<R>, tx: mpsc::Sender<Finished<R::Record>>) {
+/// the name probe, or a new one). Under the judge's conditions worker `w` pins its engines
+/// to one CPU of its own ([`super::judge::cpu_for_worker`]).
+fn worker<R: Referee>(sh: &Shared<R>, w: usize, tx: mpsc::Sender<Finished<R::Record>>) {
     let referee = sh.referee;
     let cfg = referee.config();
     let grace = Duration::from_millis(cfg.game.tolerance_ms);
@@ -291,6 +292,9 @@ fn worker<R: Referee>(sh: &Shared<R>, tx: mpsc::Sender<Finished<R::Record>>) {
         let record = match spawn_failure {
             Some((seat, detail)) => referee.unplayed(game, seat, detail),
             None => {
+                if cfg.game.judge {
+                    pin(&seated, super::judge::cpu_for_worker(w));
+                }
                 let mut refs: Vec<&mut Player> = seated.iter_mut().collect();
                 referee.play(game, &mut refs)
             }
@@ -328,6 +332,19 @@ fn worker<R: Referee>(sh: &Shared<R>, tx: mpsc::Sender<Finished<R::Record>>) {
     }
     for p in pool.into_iter().flatten() {
         p.end(grace);
+    }
+}
+
+/// Pins every thread of the players' processes to `cpu` (the judge's conditions); a failure
+/// is reported on stderr and the game is played unpinned.
+fn pin(players: &[Player], cpu: usize) {
+    for p in players.iter() {
+        if let Err(e) = super::judge::pin_tree(p.pid(), cpu) {
+            eprintln!(
+                "match: --judge-conditions: cannot pin {} to CPU {cpu}: {e}",
+                p.spec().command
+            );
+        }
     }
 }
 
