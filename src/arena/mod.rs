@@ -124,6 +124,44 @@ pub struct PairResult {
     pub b: usize,
     /// Wins, losses, draws of `a` against `b`.
     pub wld: Wld,
+    /// The part of `wld` from the games in which `a` played black (issue 52: a colour gap
+    /// shows at once).
+    pub a_black: Wld,
+}
+
+impl PairResult {
+    /// The empty result of engines `a` and `b`.
+    pub fn new(a: usize, b: usize) -> PairResult {
+        PairResult {
+            a,
+            b,
+            wld: Wld::default(),
+            a_black: Wld::default(),
+        }
+    }
+
+    /// Counts one game of the pair: `a_won` as in [`Wld::count`], `a_black` when `a` played
+    /// black.
+    pub fn record(&mut self, a_won: Option<bool>, a_black: bool) {
+        self.wld.count(a_won);
+        if a_black {
+            self.a_black.count(a_won);
+        }
+    }
+
+    /// The colour line of the summary: each engine's results as black and as white.
+    pub fn colour_line(&self, names: &[String]) -> String {
+        let a_white = self.wld.minus(&self.a_black);
+        format!(
+            "By colour: {} black {}, white {}; {} black {}, white {}",
+            names[self.a],
+            self.a_black.short(),
+            a_white.short(),
+            names[self.b],
+            a_white.flipped().short(),
+            self.a_black.flipped().short()
+        )
+    }
 }
 
 /// What a finished match reports.
@@ -161,13 +199,7 @@ impl Tally {
     fn new(engines: usize) -> Tally {
         Tally {
             pairs: (0..engines)
-                .flat_map(|a| {
-                    (a + 1..engines).map(move |b| PairResult {
-                        a,
-                        b,
-                        wld: Wld::default(),
-                    })
-                })
+                .flat_map(|a| (a + 1..engines).map(move |b| PairResult::new(a, b)))
                 .collect(),
             forfeits: vec![0; engines],
             played: 0,
@@ -198,11 +230,8 @@ impl Tally {
             .iter_mut()
             .find(|p| (p.a, p.b) == (job.a, job.b))
             .expect("scheduled pair");
-        match rec.winner {
-            None => pr.wld.draws += 1,
-            Some(c) if seats[c.index()] == job.a => pr.wld.wins += 1,
-            Some(_) => pr.wld.losses += 1,
-        }
+        let a_won = rec.winner.map(|c| seats[c.index()] == job.a);
+        pr.record(a_won, seats[Color::Black.index()] == job.a);
         if rec.termination.is_forfeit() {
             if let Some(l) = rec.loser() {
                 self.forfeits[seats[l.index()]] += 1;
@@ -576,6 +605,7 @@ pub(crate) fn summary_of(
             names[pr.a], names[pr.b], w.wins, w.losses, w.draws
         ));
         out.push(stats::elo_line(w));
+        out.push(pr.colour_line(names));
         let n = w.games();
         if n > 0 {
             out.push(format!(
@@ -620,6 +650,30 @@ pub(crate) fn summary_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colour_line_splits_each_engine_by_colour() {
+        let mut pr = PairResult::new(0, 1);
+        // A wins twice as black, draws once as black; loses once and wins once as white.
+        for (won, black) in [
+            (Some(true), true),
+            (Some(true), true),
+            (None, true),
+            (Some(false), false),
+            (Some(true), false),
+        ] {
+            pr.record(won, black);
+        }
+        assert_eq!((pr.wld.wins, pr.wld.losses, pr.wld.draws), (3, 1, 1));
+        let names = vec!["A".to_string(), "B".to_string()];
+        assert_eq!(
+            pr.colour_line(&names),
+            "By colour: A black 2 - 0 - 1 (0.833), white 1 - 1 - 0 (0.500); \
+             B black 1 - 1 - 0 (0.500), white 0 - 2 - 1 (0.167)"
+        );
+        let empty = PairResult::new(0, 1).colour_line(&names);
+        assert!(empty.contains("A black 0 - 0 - 0 (-)"), "{empty}");
+    }
 
     #[test]
     fn repeat_note_starts_where_the_schedule_repeats() {

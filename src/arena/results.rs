@@ -115,6 +115,8 @@ struct JsonPair<'a> {
     a: usize,
     b: usize,
     wld: Wld,
+    /// The part of `wld` from the games `a` played as black.
+    a_black: Wld,
     elo: Option<stats::EloEstimate>,
     llr: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -170,6 +172,7 @@ pub(super) fn results_json(
                 a: p.a,
                 b: p.b,
                 wld: p.wld,
+                a_black: p.a_black,
                 elo: stats::elo_estimate(&p.wld),
                 llr: cfg.sprt.map(|sp| sp.llr(&p.wld)),
                 sprt: cfg.sprt.as_ref(),

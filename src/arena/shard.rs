@@ -14,7 +14,7 @@
 //! unsharded match.
 
 use super::referee::GameRecord;
-use super::stats::{self, SprtDecision, SprtParams, Wld};
+use super::stats::{self, SprtDecision, SprtParams};
 use super::{ArenaError, Job, MatchConfig, PairResult};
 use crate::core::{quote_path, Color};
 use crate::shard::{end_line, InOrder, Shard, ShardError, ShardFile, ShardHeader};
@@ -255,13 +255,7 @@ pub fn merge(files: &[ShardFile]) -> Result<MergedMatch, ShardError> {
         .collect();
     let sprt: Option<SprtParams> = serde_json::from_value(h.settings["sprt"].clone()).ok();
     let mut pairs: Vec<PairResult> = (0..names.len())
-        .flat_map(|a| {
-            (a + 1..names.len()).map(move |b| PairResult {
-                a,
-                b,
-                wld: Wld::default(),
-            })
-        })
+        .flat_map(|a| (a + 1..names.len()).map(move |b| PairResult::new(a, b)))
         .collect();
     let mut forfeits = vec![0u64; names.len()];
     let mut games = Vec::new();
@@ -305,11 +299,7 @@ pub fn merge(files: &[ShardFile]) -> Result<MergedMatch, ShardError> {
                     ),
                 ));
             };
-            match g.winner {
-                None => pr.wld.draws += 1,
-                Some(w) if w == g.a => pr.wld.wins += 1,
-                Some(_) => pr.wld.losses += 1,
-            }
+            pr.record(g.winner.map(|w| w == g.a), g.black == g.a);
             if g.forfeit {
                 if let Some(w) = g.winner {
                     forfeits[if w == g.black { g.white } else { g.black }] += 1;
@@ -397,6 +387,7 @@ pub fn write_merged(dir: &Path, m: &MergedMatch, files: &[ShardFile]) -> Result<
             "a": p.a,
             "b": p.b,
             "wld": p.wld,
+            "a_black": p.a_black,
             "elo": stats::elo_estimate(&p.wld),
             "llr": m.sprt.map(|sp| sp.llr(&p.wld)),
             "sprt": m.sprt,

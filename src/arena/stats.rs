@@ -59,6 +59,30 @@ impl Wld {
         }
     }
 
+    /// Counts one game: `Some(true)` a win, `Some(false)` a loss, `None` a draw.
+    pub fn count(&mut self, won: Option<bool>) {
+        match won {
+            Some(true) => self.wins += 1,
+            Some(false) => self.losses += 1,
+            None => self.draws += 1,
+        }
+    }
+
+    /// The results of `self` less those of `part` (a subset of its games).
+    pub fn minus(&self, part: &Wld) -> Wld {
+        Wld {
+            wins: self.wins - part.wins,
+            losses: self.losses - part.losses,
+            draws: self.draws - part.draws,
+        }
+    }
+
+    /// `W - L - D (score)`, the score with three decimals (`-` before the first game).
+    pub fn short(&self) -> String {
+        let score = self.score().map_or("-".to_string(), |s| format!("{s:.3}"));
+        format!("{} - {} - {} ({score})", self.wins, self.losses, self.draws)
+    }
+
     /// Per-game variance of the score (see the module docs), or `None` before the first game.
     pub fn variance(&self) -> Option<f64> {
         let s = self.score()?;
