@@ -271,7 +271,7 @@ impl WineEngine {
     }
 
     /// The next reply line that is not MESSAGE/DEBUG, without its line end; every line
-    /// read must end in `\n`, with at most a `\r` before it.
+    /// read must end in `\r\n`, as Windows text lines do.
     fn reply(&mut self) -> String {
         loop {
             let raw = self
@@ -281,9 +281,8 @@ impl WineEngine {
             let text = String::from_utf8(raw).expect("UTF-8");
             self.transcript.push(format!("< {}", text.escape_debug()));
             let body = text
-                .strip_suffix('\n')
-                .unwrap_or_else(|| panic!("line not ended by a line feed: {text:?}"));
-            let body = body.strip_suffix('\r').unwrap_or(body);
+                .strip_suffix("\r\n")
+                .unwrap_or_else(|| panic!("line not ended by CR LF: {text:?}"));
             assert!(!body.contains('\r'), "stray carriage return in {text:?}");
             let word = body.split(' ').next().unwrap_or("");
             if word != "MESSAGE" && word != "DEBUG" {

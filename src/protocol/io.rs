@@ -7,7 +7,7 @@
 //! each line with the [`Instant`] its bytes arrived and ends with [`Event::Eof`].
 
 use super::session::Event;
-use std::io::{ErrorKind, Read};
+use std::io::{ErrorKind, Read, Write};
 use std::sync::mpsc::Sender;
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -103,9 +103,38 @@ pub fn spawn_reader<R: Read + Send + 'static>(
         })
 }
 
+/// A writer that ends every line with CR LF: each `\n` written becomes `\r\n`. The engine
+/// writes its replies through it on Windows, where managers and their C runtimes expect
+/// text lines so ended (docs/protocol.md §1.2); elsewhere lines end with `\n` alone.
+pub struct CrLf<W: Write>(pub W);
+
+impl<W: Write> Write for CrLf<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        for (k, part) in buf.split(|&b| b == b'\n').enumerate() {
+            if k > 0 {
+                self.0.write_all(b"\r\n")?;
+            }
+            self.0.write_all(part)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn crlf_ends_every_line_with_cr_lf() {
+        let mut w = CrLf(Vec::new());
+        w.write_all(b"OK\n7,7\nMESSAGE a").unwrap();
+        w.write_all(b" b\n\n").unwrap();
+        assert_eq!(w.0, b"OK\r\n7,7\r\nMESSAGE a b\r\n\r\n");
+    }
 
     fn lines(evs: &[Event]) -> Vec<String> {
         evs.iter()

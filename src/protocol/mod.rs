@@ -32,7 +32,12 @@ use crate::engine::Engine;
 pub fn run_stdio() -> i32 {
     std::panic::set_hook(Box::new(|_| {}));
     let stdout = std::io::stdout();
-    let mut session = Session::new(Engine::default(), stdout.lock());
+    // Windows managers read text lines ended by CR LF (docs/protocol.md §1.2).
+    #[cfg(windows)]
+    let stdout = io::CrLf(stdout.lock());
+    #[cfg(not(windows))]
+    let stdout = stdout.lock();
+    let mut session = Session::new(Engine::default(), stdout);
     if io::spawn_reader(std::io::stdin(), session.sender()).is_err() {
         return 1;
     }
