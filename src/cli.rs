@@ -9,6 +9,7 @@
 
 pub mod label;
 pub mod merge;
+pub mod pipe;
 pub mod play;
 mod position;
 

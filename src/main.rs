@@ -54,6 +54,7 @@ enum Command {
 }
 
 fn main() {
+    cli::pipe::quiet_on_closed_pipe();
     if std::env::args_os().len() <= 1 {
         std::process::exit(tianyuan::protocol::run_stdio());
     }
