@@ -12,6 +12,7 @@ pub mod merge;
 pub mod pipe;
 pub mod play;
 mod position;
+pub mod winline;
 
 use crate::board::Board;
 use crate::core::{
@@ -497,14 +498,15 @@ pub fn solve(args: &SolveCliArgs) -> i32 {
         ..SolveLimits::time(a.time_ms)
     };
     let report = solve_with_stop(&board, a.vct, &limits, &AtomicBool::new(false));
+    let line = winline::to_five(&board, &report.line);
     if a.json {
-        let mut v = report.to_json();
+        let mut v = winline::report_json(&report, &line);
         if let Some(n) = &setup.rule_note {
             v["note"] = n.as_str().into();
         }
         println!("{v}");
     } else {
-        print!("{}", report.to_text());
+        print!("{}", winline::report_text(&report, &line));
     }
     let kind = if a.vct { "VCT" } else { "VCF" };
     let verdict = match report.result {
@@ -513,7 +515,7 @@ pub fn solve(args: &SolveCliArgs) -> i32 {
         SolveResult::Unknown => format!("{kind} unknown (time ran out)"),
     };
     let marks = Marks {
-        line: report.line.clone(),
+        line,
         caption: Some(format!("{}; {verdict}", position_caption(&board))),
         ..Marks::for_position(&board)
     };
