@@ -375,6 +375,24 @@ fn tool(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Issue 51: an occupied point is refused as everywhere else (exit 2, one line naming the
+/// move), and `--moves` is read as by the other tools (`7,7 7,8 8,9` is h8 h9 i10).
+#[test]
+fn identify_refuses_an_occupied_point_and_reads_moves_as_elsewhere() {
+    let (code, out, err) = tool(&["openings", "identify", "--moves", "h8,h8,h9"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err.trim(),
+        "error: move 2 (h8): point 'h8' is already occupied"
+    );
+    let (code, out, err) = tool(&["openings", "identify", "--moves", "7,7 7,8 8,9"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, expected, _) = tool(&["openings", "identify", "--moves", "h8,h9,i10"]);
+    assert_eq!(out, expected);
+    assert!(out.starts_with("D2 "), "{out}");
+}
+
 #[test]
 fn openings_command_line_tools() {
     let (code, out, _) = tool(&["openings", "identify", "--moves", "h8,g7,j10"]);
