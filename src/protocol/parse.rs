@@ -219,7 +219,7 @@ pub enum Command {
     End,
     /// `YXSTOP` or `STOP`.
     Stop,
-    /// `YXNBEST k` (k defaults to 1 when missing).
+    /// `YXNBEST k`, `k` from 1 to [`crate::engine::MAX_MULTIPV`] (checked here).
     YxNbest(i64),
     /// `YXSHOWFORBID`.
     YxShowForbid,
@@ -463,10 +463,14 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         "END" => Ok(Command::End),
         "YXSTOP" | "STOP" => Ok(Command::Stop),
         "YXNBEST" => {
-            if rest.is_empty() {
-                Ok(Command::YxNbest(1))
-            } else {
-                Ok(Command::YxNbest(first_int("YXNBEST", "a count")?))
+            const WHAT: &str = "a count from 1 to 64";
+            let k = first_int("YXNBEST", WHAT)?;
+            if !(1..=crate::engine::MAX_MULTIPV as i64).contains(&k) {
+                return Err(ParseError::BadArgument {
+                    command: "YXNBEST",
+                    what: WHAT,
+                    token: k.to_string(),
+                });
             }
         }
         "YXSHOWFORBID" => Ok(Command::YxShowForbid),
@@ -475,6 +479,7 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
             let mut time_ms = 3000u64;
             for tok in rest.split_whitespace() {
                 match tok.to_ascii_uppercase().as_str() {
+            Ok(Command::YxNbest(k))
                     "VCF" => vct = false,
                     "VCT" => vct = true,
                     n => match n.parse::<u64>() {
@@ -612,7 +617,6 @@ mod tests {
         assert_eq!(parse_line("TURN -1,-1"), Ok(Command::Turn(c(-1, -1))));
         assert_eq!(parse_line("yxstop"), Ok(Command::Stop));
         assert_eq!(parse_line("STOP"), Ok(Command::Stop));
-        assert_eq!(parse_line("yxnbest"), Ok(Command::YxNbest(1)));
         assert_eq!(parse_line("YXNBEST 3"), Ok(Command::YxNbest(3)));
         assert_eq!(
             parse_line("solve vct 500"),
@@ -621,6 +625,17 @@ mod tests {
                 time_ms: 500
             })
         );
+        assert_eq!(parse_line("YXNBEST 64"), Ok(Command::YxNbest(64)));
+        assert_eq!(
+            parse_line("yxnbest").unwrap_err().to_string(),
+            "YXNBEST needs a count from 1 to 64"
+        );
+        for k in ["0", "-1", "65"] {
+            assert_eq!(
+                parse_line(&format!("YXNBEST {k}")).unwrap_err().to_string(),
+                format!("YXNBEST takes a count from 1 to 64, not '{k}'")
+            );
+        }
         assert_eq!(
             parse_line("SOLVE"),
             Ok(Command::Solve {

@@ -29,11 +29,12 @@ mod opening;
 
 use super::format::{self, Out};
 use super::parse::{Assembled, Assembler, Body, BodyKind, Command, Coord, Info, ParseError};
+use super::quick::quick_move;
 use super::swap2::{self, Swap2Answer};
 use crate::board::Board;
 use crate::core::{Color, Pos, Rule};
 use crate::engine::{Engine, MAX_MULTIPV};
-use crate::search::{quick_move, Limits, SearchInfo, SearchResult};
+use crate::search::{Limits, SearchInfo, SearchResult};
 use crate::time::{Budget, TimeControl};
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
