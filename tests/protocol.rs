@@ -270,7 +270,8 @@ fn board_mixed_endings_with_stones() {
     );
 }
 
-/// §7 item 12: bad body lines are skipped with a MESSAGE each; reading goes on to DONE.
+/// §7 item 12: bad body lines are skipped with a MESSAGE each, in input order and one format
+/// (issue 51), each reason right (`6,6` lacks its field); reading goes on to DONE.
 #[test]
 fn board_bad_lines_skipped() {
     let mut d = Driver::engine();
@@ -283,7 +284,19 @@ fn board_bad_lines_skipped() {
         .iter()
         .filter(|l| l.starts_with("MESSAGE skipped "))
         .collect();
-    assert_eq!(msgs.len(), 7, "{:?}", out);
+    assert_eq!(
+        msgs,
+        [
+            "MESSAGE skipped body line: bad coordinates 'garbage'",
+            "MESSAGE skipped body line: 15,3,2: off the board",
+            "MESSAGE skipped body line: 3,-1,2: off the board",
+            "MESSAGE skipped body line: 7,7,2: square already given",
+            "MESSAGE skipped body line: 5,5,4: field must be 1, 2 or 3",
+            "MESSAGE skipped body line: 5,5,0: field must be 1, 2 or 3",
+            "MESSAGE skipped body line: '6,6' lacks the field (x,y,field)",
+        ],
+        "{out:?}"
+    );
     let p = one_move(&out);
     let b = d.s.board().unwrap();
     assert_eq!(b.moves(), [Pos::new(7, 7), Pos::new(8, 8), p]);

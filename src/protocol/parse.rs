@@ -39,6 +39,9 @@ pub enum ParseError {
     /// A coordinate pair is not `x,y` (or a body line not `x,y,f`).
     #[error("bad coordinates '{0}'")]
     BadCoordinates(String),
+    /// A body line `x,y` where `x,y,f` (a field) is wanted.
+    #[error("'{0}' lacks the field (x,y,field)")]
+    MissingField(String),
     /// An argument that is neither of the words nor a number the command takes.
     #[error("{command} takes {what}, not '{token}'")]
     BadArgument {
@@ -78,8 +81,9 @@ pub struct BodyLine {
 pub struct Body {
     /// Good lines in input order.
     pub lines: Vec<BodyLine>,
-    /// One error per skipped line, in input order.
-    pub bad: Vec<ParseError>,
+    /// One error per skipped line, in input order, each with the number of good lines read
+    /// before it (so that messages about good and bad lines can be given in input order).
+    pub bad: Vec<(usize, ParseError)>,
 }
 
 /// Which multi-line command a body belongs to.
@@ -343,6 +347,9 @@ pub fn parse_body_line(kind: BodyKind, line: &str) -> Result<BodyLine, ParseErro
                 field: None,
             })
         }
+        (true, 2) if num(parts[0]).is_ok() && num(parts[1]).is_ok() => {
+            Err(ParseError::MissingField(quote(t)))
+        }
         _ => Err(bad()),
     }
 }
@@ -472,6 +479,7 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
                     token: k.to_string(),
                 });
             }
+            Ok(Command::YxNbest(k))
         }
         "YXSHOWFORBID" => Ok(Command::YxShowForbid),
         "SOLVE" | "YXSOLVE" => {
@@ -479,7 +487,6 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
             let mut time_ms = 3000u64;
             for tok in rest.split_whitespace() {
                 match tok.to_ascii_uppercase().as_str() {
-            Ok(Command::YxNbest(k))
                     "VCF" => vct = false,
                     "VCT" => vct = true,
                     n => match n.parse::<u64>() {
@@ -575,7 +582,7 @@ impl Assembler {
             }
             match parse_body_line(*kind, t) {
                 Ok(l) => body.lines.push(l),
-                Err(e) => body.bad.push(e),
+                Err(e) => body.bad.push((body.lines.len(), e)),
             }
             return Assembled::Nothing;
         }
@@ -618,13 +625,6 @@ mod tests {
         assert_eq!(parse_line("yxstop"), Ok(Command::Stop));
         assert_eq!(parse_line("STOP"), Ok(Command::Stop));
         assert_eq!(parse_line("YXNBEST 3"), Ok(Command::YxNbest(3)));
-        assert_eq!(
-            parse_line("solve vct 500"),
-            Ok(Command::Solve {
-                vct: true,
-                time_ms: 500
-            })
-        );
         assert_eq!(parse_line("YXNBEST 64"), Ok(Command::YxNbest(64)));
         assert_eq!(
             parse_line("yxnbest").unwrap_err().to_string(),
@@ -636,6 +636,13 @@ mod tests {
                 format!("YXNBEST takes a count from 1 to 64, not '{k}'")
             );
         }
+        assert_eq!(
+            parse_line("solve vct 500"),
+            Ok(Command::Solve {
+                vct: true,
+                time_ms: 500
+            })
+        );
         assert_eq!(
             parse_line("SOLVE"),
             Ok(Command::Solve {
@@ -740,7 +747,10 @@ mod tests {
                 field: Some(1)
             })
         );
-        assert!(parse_body_line(BodyKind::Board, "10,10").is_err());
+        assert_eq!(
+            parse_body_line(BodyKind::Board, "10,10"),
+            Err(ParseError::MissingField("10,10".into()))
+        );
         assert_eq!(
             parse_body_line(BodyKind::Swap2Board, "7,7"),
             Ok(BodyLine {
@@ -827,7 +837,10 @@ mod tests {
         match a.push("done") {
             Assembled::Command(Command::Body(BodyKind::Board, b)) => {
                 assert_eq!(b.lines.len(), 2);
-                assert_eq!(b.bad, vec![ParseError::BadCoordinates("garbage".into())]);
+                assert_eq!(
+                    b.bad,
+                    vec![(1, ParseError::BadCoordinates("garbage".into()))]
+                );
             }
             other => panic!("{:?}", other),
         }
