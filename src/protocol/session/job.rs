@@ -71,7 +71,10 @@ impl<B: Brain, W: Write> Session<B, W> {
         self.report_skipped(&body, refused);
         let n = board.ply();
         if ![0, 3, 5].contains(&n) {
-            self.message(&format!("swap2 with {} stones: playing one move", n));
+            self.message(&format!(
+                "swap2 with {}: playing one move",
+                crate::core::counted(n, "stone", "stones")
+            ));
         }
         let g = self.game.as_mut().expect("game");
         g.board = board.clone();
