@@ -12,6 +12,7 @@ pub mod merge;
 pub mod pipe;
 pub mod play;
 mod position;
+pub mod stop;
 pub mod winline;
 
 use crate::board::Board;
@@ -193,7 +194,8 @@ pub struct AnalyzeArgs {
     /// Time limit in milliseconds, 1..=86400000 (default 1000 unless --depth is given).
     #[arg(long)]
     pub time_ms: Option<u64>,
-    /// Fixed depth in plies.
+    /// Fixed depth in plies, 1..=100 (with no --time-ms, no time limit: deep searches can
+    /// take hours; Ctrl-C stops one and prints its last completed iteration).
     #[arg(long)]
     pub depth: Option<i32>,
     /// Search threads, at least 1 (default: all cores; capped at the hardware threads).
@@ -226,7 +228,11 @@ pub fn game_over_reason(board: &Board) -> Option<String> {
     None
 }
 
-/// Runs `analyze`; returns the exit status.
+/// Depths above this, with no time limit, get a line on stderr saying how to stop the search.
+const DEEP: i32 = 20;
+
+/// Runs `analyze`; returns the exit status: 0, 2 on bad input, [`stop::EXIT_STOPPED`] when
+/// Ctrl-C (SIGTERM, SIGHUP) stopped the search (its last completed iteration is printed).
 pub fn analyze(args: &AnalyzeArgs) -> i32 {
     // The same checks for both variants (issue 34: one meaning, one check, one message).
     let options = match engine_options(args.threads, args.hash_mb) {
@@ -273,9 +279,22 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
         multipv: args.multipv,
         ..Limits::default()
     };
-    let stop = AtomicBool::new(false);
-    let r = engine.think(&board, &limits, &stop, &mut |_| {});
+    let stop = stop::flag_raised_by_signals();
+    if args.time_ms.is_none() && args.depth.is_some_and(|d| d > DEEP) {
+        eprintln!(
+            "analyze: searching to depth {} with no time limit; Ctrl-C stops and prints the \
+             last completed iteration",
+            args.depth.unwrap_or_default()
+        );
+    }
+    let r = engine.think(&board, &limits, stop, &mut |_| {});
     print_result_noted(&r, args.json, setup.rule_note.as_deref());
+    let code = if stop::stopped() {
+        eprintln!("analyze: interrupted: the result is that of the last completed iteration");
+        stop::EXIT_STOPPED
+    } else {
+        0
+    };
     let marks = Marks {
         line: r.pv.clone(),
         best: Some(r.best),
@@ -291,7 +310,7 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
     if let Err(e) = args.picture.draw(&board, &marks) {
         return bad_input(&e);
     }
-    0
+    code
 }
 
 /// The engine options of `--threads` and `--hash-mb`, checked by [`check_threads`] and
