@@ -128,7 +128,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub free_start: bool,
     /// Write `<OUT>.txt` (ours), `<OUT>.pos.txt` and `<OUT>.offset.txt` (c-gomoku-cli)
-    /// instead of printing our lines.
+    /// instead of printing our lines; the folder of `<OUT>` is made if missing.
     #[arg(long, value_name = "OUT")]
     pub out: Option<PathBuf>,
     /// Name prefix of the openings (default: `<rule><size>`).
@@ -211,6 +211,24 @@ fn check_free(moves: &[crate::core::Pos], size: usize) -> Result<(), String> {
         board.make(point);
     }
     Ok(())
+}
+
+/// Makes `--out`'s folder (as `match --out` does) before any work, so that a path that
+/// cannot be written is refused at once rather than after the search.
+///
+/// Errors: `cannot create the folder DIR: reason`, or `--out NAME is a folder`.
+fn prepare_out(out: &std::path::Path) -> Result<(), String> {
+    if out.is_dir() {
+        return Err(format!(
+            "--out {} is a folder: give a name (files NAME.txt, NAME.pos.txt, NAME.offset.txt)",
+            out.display()
+        ));
+    }
+    match out.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create the folder {}: {e}", dir.display())),
+        _ => Ok(()),
+    }
 }
 
 fn decide_cmd(a: &DecideArgs) -> i32 {
@@ -314,6 +332,11 @@ fn generate(a: &GenerateArgs) -> i32 {
     }
     if a.count == 0 {
         return bad_input("--count must be at least 1");
+    }
+    if let Some(out) = &a.out {
+        if let Err(e) = prepare_out(out) {
+            return bad_input(&e);
+        }
     }
     let mut engine = Engine::new(Options {
         threads: a.threads.clamp(1, 256),

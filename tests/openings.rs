@@ -393,6 +393,48 @@ fn identify_refuses_an_occupied_point_and_reads_moves_as_elsewhere() {
     assert!(out.starts_with("D2 "), "{out}");
 }
 
+/// Issue 51: `generate --out DIR/missing/name` makes the folder (as `match --out` does)
+/// instead of failing to write after all its work; a folder that cannot be made is refused
+/// before any work.
+#[test]
+fn generate_makes_the_out_folder_first() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("suite-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let stem = dir.join("missing").join("s");
+    let (code, out, err) = tool(&[
+        "openings",
+        "generate",
+        "--rule",
+        "freestyle",
+        "--count",
+        "1",
+        "--nodes",
+        "200",
+        "--max-score",
+        "30000",
+        "--out",
+        stem.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(dir.join("missing").join("s.txt").is_file(), "{out}");
+    // A folder under a file cannot be made: refused at once.
+    let file = dir.join("missing").join("s.txt");
+    let (code, out, err) = tool(&[
+        "openings",
+        "generate",
+        "--rule",
+        "freestyle",
+        "--count",
+        "1",
+        "--out",
+        file.join("x").join("s").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.starts_with("error: cannot create the folder "), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn openings_command_line_tools() {
     let (code, out, _) = tool(&["openings", "identify", "--moves", "h8,g7,j10"]);
