@@ -217,3 +217,25 @@ fn an_interrupted_deep_analysis_prints_its_last_iteration() {
     assert!((1..100).contains(&depth), "{out}");
     assert!(out.lines().any(|l| l.starts_with("move ")), "{out}");
 }
+
+/// Issue 51: a weights file that cannot be used is named in the message; the protocol
+/// engine (no tool) says it on stdout as an `ERROR` line, never on stderr.
+#[test]
+fn weights_errors_name_the_file_and_spare_the_protocols_stderr() {
+    let bad = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("not-weights-{}.tyw", std::process::id()));
+    std::fs::create_dir_all(bad.parent().unwrap()).unwrap();
+    std::fs::write(&bad, b"hello, not weights").unwrap();
+    let name = bad.to_str().unwrap();
+    let (code, out, err) = run(&["--weights", name, "forbidden", "--moves", "h8"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains(&format!("weights file {name}: ")), "{err}");
+    let (code, out, err) = run(&["--weights", name]);
+    assert_eq!(code, 2);
+    assert!(err.is_empty(), "{err}");
+    assert!(
+        out.starts_with(&format!("ERROR weights file {name}: ")),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(&bad);
+}
