@@ -75,6 +75,19 @@ fn start_sizes() {
         assert!(out[0].starts_with("ERROR "), "{}: {:?}", bad, out);
         assert_eq!(snap(&d), before, "{} changed the state", bad);
     }
+    // Every size out of range gets the hint (issue 51: START -15 lacked it).
+    for (bad, size) in [
+        ("START 4", "4x4"),
+        ("START -15", "-15x-15"),
+        ("START 23", "23x23"),
+    ] {
+        assert_eq!(
+            d.send(&[bad]),
+            [format!(
+                "ERROR unsupported board size {size}: each side must be 5..=22"
+            )]
+        );
+    }
     assert_eq!(d.send(&["START 15 15"]), ["OK"]);
     assert_eq!(d.s.board().unwrap().width(), 15);
     assert_eq!(d.send(&["start 5"]), ["OK"]);

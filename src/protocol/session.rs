@@ -720,7 +720,14 @@ impl<B: Brain, W: Write> Session<B, W> {
         let board = usize::try_from(w)
             .ok()
             .zip(usize::try_from(h).ok())
-            .ok_or_else(|| format!("unsupported board size {}x{}", w, h))
+            // A negative side gets the same message, with its hint, as a side out of range.
+            .ok_or_else(|| {
+                format!(
+                    "unsupported board size {w}x{h}: each side must be {}..={}",
+                    crate::core::MIN_SIZE,
+                    crate::core::MAX_SIZE
+                )
+            })
             .and_then(|(w, h)| Board::new(w, h, self.settings.rule).map_err(|e| e.to_string()));
         match board {
             Ok(board) => {
