@@ -401,3 +401,28 @@ fn interrupted_by(signal: &str, code: i32) {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&pids);
 }
+
+/// Issue 51: a binary openings file is refused as such, not with `stream did not contain
+/// valid UTF-8`.
+#[test]
+fn a_binary_openings_file_is_refused_as_not_text() {
+    let dir = out_dir("binary");
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.bin");
+    std::fs::write(
+        &openings,
+        [0x89u8, b'P', b'N', b'G', 0, 0xff, 0xfe, 1, 2, 3],
+    )
+    .unwrap();
+    let engine = fake().display().to_string();
+    let (code, out, err) = run(&mut match_cmd(
+        &engine,
+        &["--openings", openings.to_str().unwrap(), "--games", "1"],
+    ));
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains("is not a text file: binary data (a NUL byte at byte 4)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
