@@ -435,6 +435,34 @@ fn generate_makes_the_out_folder_first() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 51: decisions built from the best candidates (move 4 and its N offers, the offers)
+/// report the depth of the search behind them, not 0.
+#[test]
+fn decide_reports_the_depth_of_its_searches() {
+    for (step, moves) in [("move4", "h8,h9,i9"), ("offer", "h8,h9,i9,h7")] {
+        let (code, out, err) = tool(&[
+            "openings",
+            "decide",
+            "--opening-rule",
+            "soosorv8",
+            "--step",
+            step,
+            "--moves",
+            moves,
+            "--n",
+            "2",
+            "--nodes",
+            "3000",
+            "--threads",
+            "1",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{step}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(v["depth"].as_i64().unwrap() >= 1, "{step}: {out}");
+    }
+}
+
 #[test]
 fn openings_command_line_tools() {
     let (code, out, _) = tool(&["openings", "identify", "--moves", "h8,g7,j10"]);
