@@ -3,7 +3,9 @@
 //! reports for a program ended by a closed pipe; the protocol engine: its documented 1).
 //!
 //! The test closes the reading end of the tool's stdout before the tool writes anything, so
-//! its first line meets the closed pipe whatever the timing.
+//! its first line meets the closed pipe whatever the timing. The runs take turns: a child
+//! spawned meanwhile by another test thread would inherit the reading end between its fork
+//! and its exec, and a tool that wrote then would find a reader.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -11,6 +13,8 @@ use std::process::{Command, Stdio};
 /// Runs the binary with `args`, its stdout already closed and `input` on stdin; returns the
 /// exit status and stderr.
 fn run_closed(args: &[&str], input: &str) -> (Option<i32>, String) {
+    static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
         .args(args)
         .stdin(Stdio::piped())
