@@ -9,8 +9,11 @@
 
 pub mod label;
 pub mod merge;
+pub mod pipe;
 pub mod play;
 mod position;
+pub mod stop;
+pub mod winline;
 
 use crate::board::Board;
 use crate::core::{
@@ -97,7 +100,8 @@ pub struct ForbiddenArgs {
 }
 
 /// Runs `forbidden`; returns the exit status. Text output is one `point kind` line per
-/// forbidden point, or `no forbidden point` when there is none.
+/// forbidden point, or `no forbidden point` when there is none, after a `note: the game is
+/// over: ...` line when the position is finished (JSON: a `note` key).
 pub fn forbidden(args: &ForbiddenArgs) -> i32 {
     let mut pos = args.pos.clone();
     if let Some(r) = &pos.rule {
@@ -116,27 +120,38 @@ pub fn forbidden(args: &ForbiddenArgs) -> i32 {
     if let Err(e) = args.picture.check(args.json) {
         return bad_input(&e);
     }
-    // A game that is over (a five, black's foul) has no forbidden points to list.
-    let board = match pos
-        .setup()
-        .and_then(|s| s.position())
-        .and_then(Position::playable)
-    {
-        Ok(b) => b,
+    let (setup, position) = match forbidden_position(&pos) {
+        Ok(sp) => sp,
         Err(e) => return bad_input(&e),
     };
+    // Forbidden points are black's whatever happened elsewhere: a finished position (a
+    // five, black's foul) is answered, with a note.
+    let over = position.over().map(|why| {
+        format!("the game is over: {why} (the points are black's, as the stones stand)")
+    });
+    let notes: Vec<String> = setup.rule_note.iter().cloned().chain(over).collect();
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
+    let board = position.board;
     let points = board.forbidden_points();
     if args.json {
-        println!("{}", forbidden_json(&board));
-    } else if points.is_empty() {
-        println!("no forbidden point");
+        let mut v = forbidden_json(&board);
+        if let Some(n) = &note {
+            v["note"] = n.as_str().into();
+        }
+        println!("{v}");
     } else {
+        if let Some(n) = &note {
+            println!("note: {n}");
+        }
+        if points.is_empty() {
+            println!("no forbidden point");
+        }
         for (p, k) in &points {
             println!("{} {}", p, k.name());
         }
     }
     let marks = Marks {
-        last_move: true,
+        last_move: setup.stones.is_none(),
         forbidden: points.clone(),
         caption: Some(format!(
             "{}; {} forbidden point{} for black",
@@ -150,6 +165,25 @@ pub fn forbidden(args: &ForbiddenArgs) -> i32 {
         return bad_input(&e);
     }
     0
+}
+
+/// The position of `forbidden`: as every tool reads it, except that stone sets whose counts
+/// no game has are taken with black to move without `--to-move` (forbidden points are
+/// black's whatever the side to move).
+///
+/// Errors: the one-line reasons of [`PositionArgs::setup`] and [`Setup::position`].
+fn forbidden_position(pos: &PositionArgs) -> Result<(Setup, Position), String> {
+    let setup = match pos.setup() {
+        Ok(s) => s,
+        Err(_) if pos.to_move.is_none() && (pos.black.is_some() || pos.white.is_some()) => {
+            let mut black_to_move = pos.clone();
+            black_to_move.to_move = Some("black".into());
+            black_to_move.setup()?
+        }
+        Err(e) => return Err(e),
+    };
+    let position = setup.position()?;
+    Ok((setup, position))
 }
 
 /// Prints a one-line reason on stderr and returns [`EXIT_BAD_INPUT`]. Control characters
@@ -191,7 +225,8 @@ pub struct AnalyzeArgs {
     /// Time limit in milliseconds, 1..=86400000 (default 1000 unless --depth is given).
     #[arg(long)]
     pub time_ms: Option<u64>,
-    /// Fixed depth in plies.
+    /// Fixed depth in plies, 1..=100 (with no --time-ms, no time limit: deep searches can
+    /// take hours; Ctrl-C stops one and prints its last completed iteration).
     #[arg(long)]
     pub depth: Option<i32>,
     /// Search threads, at least 1 (default: all cores; capped at the hardware threads).
@@ -212,11 +247,11 @@ pub struct AnalyzeArgs {
     pub four: fourcolour::FourArgs,
 }
 
-/// Why a position cannot be searched: the board is full or a side already has a five
-/// (read from the stones; [`Position::over`] also knows black's fouls).
+/// Why a position cannot be searched: `white has a five` or `the board is full` (read from
+/// the stones; [`Position::over`] also knows black's fouls).
 pub fn game_over_reason(board: &Board) -> Option<String> {
     if let Some(c) = board.winner() {
-        return Some(format!("the game is over: {} has a five", c.name()));
+        return Some(format!("{} has a five", c.name()));
     }
     if board.is_full() {
         return Some("the board is full".into());
@@ -224,7 +259,11 @@ pub fn game_over_reason(board: &Board) -> Option<String> {
     None
 }
 
-/// Runs `analyze`; returns the exit status.
+/// Depths above this, with no time limit, get a line on stderr saying how to stop the search.
+const DEEP: i32 = 20;
+
+/// Runs `analyze`; returns the exit status: 0, 2 on bad input, [`stop::EXIT_STOPPED`] when
+/// Ctrl-C (SIGTERM, SIGHUP) stopped the search (its last completed iteration is printed).
 pub fn analyze(args: &AnalyzeArgs) -> i32 {
     // The same checks for both variants (issue 34: one meaning, one check, one message).
     let options = match engine_options(args.threads, args.hash_mb) {
@@ -271,9 +310,22 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
         multipv: args.multipv,
         ..Limits::default()
     };
-    let stop = AtomicBool::new(false);
-    let r = engine.think(&board, &limits, &stop, &mut |_| {});
+    let stop = stop::flag_raised_by_signals();
+    if args.time_ms.is_none() && args.depth.is_some_and(|d| d > DEEP) {
+        eprintln!(
+            "analyze: searching to depth {} with no time limit; Ctrl-C stops and prints the \
+             last completed iteration",
+            args.depth.unwrap_or_default()
+        );
+    }
+    let r = engine.think(&board, &limits, stop, &mut |_| {});
     print_result_noted(&r, args.json, setup.rule_note.as_deref());
+    let code = if stop::stopped() {
+        eprintln!("analyze: interrupted: the result is that of the last completed iteration");
+        stop::EXIT_STOPPED
+    } else {
+        0
+    };
     let marks = Marks {
         line: r.pv.clone(),
         best: Some(r.best),
@@ -284,12 +336,14 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
             score_text(r.score),
             r.depth
         )),
+        // Stone sets have no last move.
+        last_move: setup.stones.is_none(),
         ..Marks::for_position(&board)
     };
     if let Err(e) = args.picture.draw(&board, &marks) {
         return bad_input(&e);
     }
-    0
+    code
 }
 
 /// The engine options of `--threads` and `--hash-mb`, checked by [`check_threads`] and
@@ -496,14 +550,15 @@ pub fn solve(args: &SolveCliArgs) -> i32 {
         ..SolveLimits::time(a.time_ms)
     };
     let report = solve_with_stop(&board, a.vct, &limits, &AtomicBool::new(false));
+    let line = winline::to_five(&board, &report.line);
     if a.json {
-        let mut v = report.to_json();
+        let mut v = winline::report_json(&report, &line);
         if let Some(n) = &setup.rule_note {
             v["note"] = n.as_str().into();
         }
         println!("{v}");
     } else {
-        print!("{}", report.to_text());
+        print!("{}", winline::report_text(&report, &line));
     }
     let kind = if a.vct { "VCT" } else { "VCF" };
     let verdict = match report.result {
@@ -512,8 +567,9 @@ pub fn solve(args: &SolveCliArgs) -> i32 {
         SolveResult::Unknown => format!("{kind} unknown (time ran out)"),
     };
     let marks = Marks {
-        line: report.line.clone(),
+        line,
         caption: Some(format!("{}; {verdict}", position_caption(&board))),
+        last_move: setup.stones.is_none(),
         ..Marks::for_position(&board)
     };
     if let Err(e) = args.picture.draw(&board, &marks) {

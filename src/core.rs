@@ -389,6 +389,16 @@ pub fn parse_point(text: &str, width: usize, height: usize) -> Result<Pos, Coord
     Ok(Pos::new(x as usize, y as usize))
 }
 
+/// A count with its noun in the right number: `counted(1, "move", "moves")` is `1 move`,
+/// `counted(3, "move", "moves")` is `3 moves` (and `0 moves`).
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 /// Parses a comma-separated list of notation points (`h8,h9,i10`); `-` or an empty string is
 /// the empty list. Errors as [`parse_point`] (protocol `x,y` pairs are not accepted here,
 /// since the comma separates points).
@@ -523,6 +533,13 @@ impl SplitMix64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counted_nouns() {
+        assert_eq!(counted(1, "move", "moves"), "1 move");
+        assert_eq!(counted(0, "move", "moves"), "0 moves");
+        assert_eq!(counted(5, "stone", "stones"), "5 stones");
+    }
 
     #[test]
     fn excerpts_are_short_and_printable() {

@@ -147,7 +147,7 @@ pub fn read_game(path: &Path, size: (usize, usize)) -> Result<GameFile, GameFile
 /// Why `bytes` are not text, if they are not: a NUL byte, or more than one byte in 16 of
 /// the first 4 KiB that is a control character other than tab, CR, LF and form feed, or
 /// invalid UTF-8.
-fn binary_reason(bytes: &[u8]) -> Option<String> {
+pub fn binary_reason(bytes: &[u8]) -> Option<String> {
     if let Some(i) = bytes.iter().position(|&b| b == 0) {
         return Some(format!("binary data (a NUL byte at byte {i})"));
     }

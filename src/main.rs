@@ -49,11 +49,20 @@ enum Command {
     /// Serve the web board: a local page to play and analyse on, and a JSON API.
     #[cfg(feature = "web")]
     Serve(tianyuan::web::ServeArgs),
+    /// The web board, left out of this build (`--no-default-features`): says so.
+    #[cfg(not(feature = "web"))]
+    #[command(hide = true, disable_help_flag = true)]
+    Serve {
+        /// Whatever was given: not read.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        rest: Vec<std::ffi::OsString>,
+    },
     /// Run the protocol engine (the default when no subcommand is given).
     Protocol,
 }
 
 fn main() {
+    cli::pipe::quiet_on_closed_pipe();
     if std::env::args_os().len() <= 1 {
         std::process::exit(tianyuan::protocol::run_stdio());
     }
@@ -76,11 +85,25 @@ fn main() {
         }
     };
     if let Some(path) = &cli.weights {
-        match tianyuan::eval::weights::Weights::load(path) {
+        use tianyuan::eval::weights::{install, Weights, WeightsError};
+        match Weights::load(path) {
             Ok(w) => {
-                let _ = tianyuan::eval::weights::install(w);
+                let _ = install(w);
             }
-            Err(e) => std::process::exit(cli::bad_input(&e.to_string())),
+            Err(e) => {
+                // Every message names the file (a read error already does).
+                let why = match e {
+                    WeightsError::Io { .. } => e.to_string(),
+                    _ => format!("weights file {}: {e}", tianyuan::core::quote_path(path)),
+                };
+                if matches!(cli.command, None | Some(Command::Protocol)) {
+                    // The protocol engine never writes to stderr (docs/protocol.md §1.1):
+                    // the manager reads the reason as an ERROR line.
+                    println!("ERROR {why}");
+                    std::process::exit(cli::EXIT_BAD_INPUT);
+                }
+                std::process::exit(cli::bad_input(&why));
+            }
         }
     }
     let code = match cli.command {
@@ -99,6 +122,11 @@ fn main() {
         Some(Command::Openings(a)) => tianyuan::openings_cli::run(&a),
         #[cfg(feature = "web")]
         Some(Command::Serve(a)) => tianyuan::web::run(&a),
+        #[cfg(not(feature = "web"))]
+        Some(Command::Serve { .. }) => cli::bad_input(
+            "serve: the web board was left out of this build (built with \
+             --no-default-features); build with the default features for it",
+        ),
     };
     std::process::exit(code);
 }

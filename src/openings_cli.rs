@@ -8,7 +8,7 @@
 //! Exit status 0 on success, 2 with a one-line reason on stderr for bad input.
 
 use crate::cli::bad_input;
-use crate::core::{parse_point_list, Rule};
+use crate::core::{parse_move_text, parse_point_list, Rule};
 use crate::engine::{Engine, Options};
 use crate::opening::renju26;
 use crate::opening::suite::{self, SuiteParams};
@@ -42,8 +42,8 @@ pub struct OpeningsArgs {
 /// `openings identify`.
 #[derive(Args, Debug, Clone)]
 pub struct IdentifyArgs {
-    /// Moves in order from black, comma-separated notation (h8,h9,i10); only the first three
-    /// count.
+    /// Moves in order from black, as `--moves` of the other tools (h8,h9,i10 or 7,7 7,8 8,9);
+    /// only the first three count.
     #[arg(long, allow_hyphen_values = true)]
     pub moves: String,
     /// Board size N (N x N), 5..=22.
@@ -128,7 +128,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub free_start: bool,
     /// Write `<OUT>.txt` (ours), `<OUT>.pos.txt` and `<OUT>.offset.txt` (c-gomoku-cli)
-    /// instead of printing our lines.
+    /// instead of printing our lines; the folder of `<OUT>` is made if missing.
     #[arg(long, value_name = "OUT")]
     pub out: Option<PathBuf>,
     /// Name prefix of the openings (default: `<rule><size>`).
@@ -152,10 +152,13 @@ fn identify(a: &IdentifyArgs) -> i32 {
     if crate::core::check_size(a.size, a.size).is_err() {
         return bad_input(&format!("unsupported board size {}", a.size));
     }
-    let moves = match parse_point_list(&a.moves, a.size, a.size) {
+    let moves = match parse_move_text(&a.moves, a.size, a.size) {
         Ok(m) => m,
         Err(e) => return bad_input(&e.to_string()),
     };
+    if let Err(e) = check_free(&moves, a.size) {
+        return bad_input(&e);
+    }
     let r = renju26::recognise(&moves, a.size, a.size);
     if a.json {
         let v = r.map(|r| {
@@ -188,6 +191,44 @@ fn identify(a: &IdentifyArgs) -> i32 {
         }
     }
     0
+}
+
+/// Checks that no move of `moves` lands on an earlier one.
+///
+/// Errors: `move N (h8): point 'h8' is already occupied`, as the other tools say it.
+fn check_free(moves: &[crate::core::Pos], size: usize) -> Result<(), String> {
+    let mut board =
+        crate::board::Board::new(size, size, Rule::Freestyle).map_err(|e| e.to_string())?;
+    for (i, &point) in moves.iter().enumerate() {
+        if let Err(error) = board.check_move(point) {
+            return Err(crate::gamefile::ReplayError::Illegal {
+                ply: i + 1,
+                point,
+                error,
+            }
+            .to_string());
+        }
+        board.make(point);
+    }
+    Ok(())
+}
+
+/// Makes `--out`'s folder (as `match --out` does) before any work, so that a path that
+/// cannot be written is refused at once rather than after the search.
+///
+/// Errors: `cannot create the folder DIR: reason`, or `--out NAME is a folder`.
+fn prepare_out(out: &std::path::Path) -> Result<(), String> {
+    if out.is_dir() {
+        return Err(format!(
+            "--out {} is a folder: give a name (files NAME.txt, NAME.pos.txt, NAME.offset.txt)",
+            out.display()
+        ));
+    }
+    match out.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create the folder {}: {e}", dir.display())),
+        _ => Ok(()),
+    }
 }
 
 fn decide_cmd(a: &DecideArgs) -> i32 {
@@ -291,6 +332,11 @@ fn generate(a: &GenerateArgs) -> i32 {
     }
     if a.count == 0 {
         return bad_input("--count must be at least 1");
+    }
+    if let Some(out) = &a.out {
+        if let Err(e) = prepare_out(out) {
+            return bad_input(&e);
+        }
     }
     let mut engine = Engine::new(Options {
         threads: a.threads.clamp(1, 256),

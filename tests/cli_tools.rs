@@ -144,3 +144,98 @@ fn analyze_multipv_json() {
     let (code, _, err) = run(&["analyze", "--multipv", "0"]);
     assert_eq!((code, err.trim().lines().count()), (2, 1), "{}", err);
 }
+
+/// Issue 51: a deep `analyze --depth` with no time limit says on stderr how to stop it, and
+/// Ctrl-C (SIGINT) stops it with the last completed iteration printed (exit status 130).
+#[cfg(unix)]
+#[test]
+fn an_interrupted_deep_analysis_prints_its_last_iteration() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    use std::sync::mpsc;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
+        .args([
+            "analyze",
+            "--moves",
+            "h8,h9,i9",
+            "--depth",
+            "100",
+            "--threads",
+            "1",
+            "--hash-mb",
+            "8",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // stderr read on a thread, so that a missing first line fails the test instead of
+    // waiting for the whole search.
+    let (tx, rx) = mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let Ok(first) = rx.recv_timeout(std::time::Duration::from_secs(30)) else {
+        let _ = child.kill();
+        panic!("no line on stderr");
+    };
+    if !first.starts_with("analyze: searching") {
+        let _ = child.kill();
+    }
+    assert!(
+        first.starts_with("analyze: searching to depth 100 with no time limit; Ctrl-C stops"),
+        "{first}"
+    );
+    // Let a few iterations complete (not a timing assertion: any depth from 1 will do).
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let rest: Vec<String> = rx.iter().collect();
+    let rest = rest.join("\n");
+    let code = child.wait().unwrap().code();
+    assert_eq!(code, Some(130), "{out}{rest}");
+    assert!(rest.contains("interrupted"), "{rest}");
+    let depth: i32 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("depth "))
+        .unwrap_or_else(|| panic!("{out}"))
+        .parse()
+        .unwrap();
+    assert!((1..100).contains(&depth), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("move ")), "{out}");
+}
+
+/// Issue 51: a weights file that cannot be used is named in the message; the protocol
+/// engine (no tool) says it on stdout as an `ERROR` line, never on stderr.
+#[test]
+fn weights_errors_name_the_file_and_spare_the_protocols_stderr() {
+    let bad = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("not-weights-{}.tyw", std::process::id()));
+    std::fs::create_dir_all(bad.parent().unwrap()).unwrap();
+    std::fs::write(&bad, b"hello, not weights").unwrap();
+    let name = bad.to_str().unwrap();
+    let (code, out, err) = run(&["--weights", name, "forbidden", "--moves", "h8"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains(&format!("weights file {name}: ")), "{err}");
+    let (code, out, err) = run(&["--weights", name]);
+    assert_eq!(code, 2);
+    assert!(err.is_empty(), "{err}");
+    assert!(
+        out.starts_with(&format!("ERROR weights file {name}: ")),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(&bad);
+}

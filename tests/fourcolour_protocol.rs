@@ -216,7 +216,8 @@ fn bad_positions_keep_the_previous_state() {
         (vec!["7,7,1".into(), "7,7,2".into()], "ERROR stone 2 at 7,7: the point is already occupied"),
         (vec!["7,7,5".into()], "ERROR stone 1: colour 5 is not 1, 2, 3 or 4"),
         (vec!["15,7,1".into()], "ERROR stone 1 at 15,7 is off the 15x15 board"),
-        (vec!["7,7".into()], "ERROR bad body line: bad coordinates '7,7' (expected x,y,c)"),
+        (vec!["7,7".into()], "ERROR bad body line: '7,7' lacks the field (x,y,field) (expected x,y,c)"),
+        (vec!["7,x,1".into()], "ERROR bad body line: bad coordinates '7,x,1' (expected x,y,c)"),
         (
             body(&[(p(0, 0), 1), (p(1, 0), 2), (p(2, 0), 3), (p(3, 0), 4), (p(4, 0), 1)]),
             "ERROR the position is already won: stone 5 (e1, black) completes a win for player 1 (black)",

@@ -375,6 +375,94 @@ fn tool(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Issue 51: an occupied point is refused as everywhere else (exit 2, one line naming the
+/// move), and `--moves` is read as by the other tools (`7,7 7,8 8,9` is h8 h9 i10).
+#[test]
+fn identify_refuses_an_occupied_point_and_reads_moves_as_elsewhere() {
+    let (code, out, err) = tool(&["openings", "identify", "--moves", "h8,h8,h9"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err.trim(),
+        "error: move 2 (h8): point 'h8' is already occupied"
+    );
+    let (code, out, err) = tool(&["openings", "identify", "--moves", "7,7 7,8 8,9"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, expected, _) = tool(&["openings", "identify", "--moves", "h8,h9,i10"]);
+    assert_eq!(out, expected);
+    assert!(out.starts_with("D2 "), "{out}");
+}
+
+/// Issue 51: `generate --out DIR/missing/name` makes the folder (as `match --out` does)
+/// instead of failing to write after all its work; a folder that cannot be made is refused
+/// before any work.
+#[test]
+fn generate_makes_the_out_folder_first() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("suite-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let stem = dir.join("missing").join("s");
+    let (code, out, err) = tool(&[
+        "openings",
+        "generate",
+        "--rule",
+        "freestyle",
+        "--count",
+        "1",
+        "--nodes",
+        "200",
+        "--max-score",
+        "30000",
+        "--out",
+        stem.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(dir.join("missing").join("s.txt").is_file(), "{out}");
+    // A folder under a file cannot be made: refused at once.
+    let file = dir.join("missing").join("s.txt");
+    let (code, out, err) = tool(&[
+        "openings",
+        "generate",
+        "--rule",
+        "freestyle",
+        "--count",
+        "1",
+        "--out",
+        file.join("x").join("s").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.starts_with("error: cannot create the folder "), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 51: decisions built from the best candidates (move 4 and its N offers, the offers)
+/// report the depth of the search behind them, not 0.
+#[test]
+fn decide_reports_the_depth_of_its_searches() {
+    for (step, moves) in [("move4", "h8,h9,i9"), ("offer", "h8,h9,i9,h7")] {
+        let (code, out, err) = tool(&[
+            "openings",
+            "decide",
+            "--opening-rule",
+            "soosorv8",
+            "--step",
+            step,
+            "--moves",
+            moves,
+            "--n",
+            "2",
+            "--nodes",
+            "3000",
+            "--threads",
+            "1",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{step}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(v["depth"].as_i64().unwrap() >= 1, "{step}: {out}");
+    }
+}
+
 #[test]
 fn openings_command_line_tools() {
     let (code, out, _) = tool(&["openings", "identify", "--moves", "h8,g7,j10"]);

@@ -186,11 +186,12 @@ fn board_diagrams() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "h8 double-three");
     assert_eq!(lines[1], "    a b c d e f g h i j k l m n o");
-    // Row 1 at the top: a1 and o1 are white corner stones; the last stone placed is o15.
+    // Row 1 at the top: a1 and o1 are white corner stones; stone sets have no last move
+    // (issue 51), so none is marked.
     assert_eq!(lines[2], " 1  O . . . . . . . . . . . . . O 1");
     assert_eq!(lines[8], " 7  . . . . . . . X . . . . . . . 7");
     assert_eq!(lines[9], " 8  . . . . . . X ! X . . . . . . 8");
-    assert_eq!(lines[16], "15  O . . . . . . . . . . . . .(O)15");
+    assert_eq!(lines[16], "15  O . . . . . . . . . . . . . O 15");
     assert!(out.contains("! forbidden for black"), "{out}");
     assert_bad(&["analyze", "--board", "--json"], "--board");
 }
@@ -463,14 +464,18 @@ const FOUL: &str = "h8,a1,i9,a3,h10,a5,g9,a7,h9";
 
 /// Issue 34, fault 1: a renju foul inside a move list ends the game for every tool that
 /// reads a position, from `--moves`, a psq and an SGF file: they refuse it, naming the foul
-/// and the rule; a stone after the foul, or after a five, is refused too.
+/// and the rule (`forbidden`, which asks only about black's points, answers with that as a
+/// note, issue 51); a stone after the foul, or after a five, is refused too.
 #[test]
 fn a_renju_foul_in_a_game_is_refused_with_the_rule() {
     let want = "the game is over: white wins: black's move 9 (h9) is a double three, \
                 forbidden to black under renju";
-    for tool in ["analyze", "solve", "forbidden"] {
+    for tool in ["analyze", "solve"] {
         assert_bad(&[tool, "--moves", FOUL], want);
     }
+    let (code, out, err) = run(&["forbidden", "--moves", FOUL]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with(&format!("note: {want}")), "{out}");
     let psq = tmp("foul.psq");
     std::fs::write(
         &psq,
@@ -485,7 +490,10 @@ fn a_renju_foul_in_a_game_is_refused_with_the_rule() {
     .unwrap();
     for file in [&psq, &sgf] {
         assert_bad(&["analyze", "--file", file.to_str().unwrap()], want);
-        assert_bad(&["forbidden", "--file", file.to_str().unwrap()], want);
+        let (code, out, err) = run(&["forbidden", "--file", file.to_str().unwrap(), "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert!(v["note"].as_str().unwrap().starts_with(want), "{out}");
     }
     // The position before the foul is still a position to analyse.
     let (code, out, err) = run(&["forbidden", "--moves", FOUL, "--ply", "8"]);
@@ -711,4 +719,68 @@ fn a_binary_game_file_is_not_echoed() {
     assert!(!err.trim_end().chars().any(|c| c.is_control()), "{err:?}");
     assert!(err.contains("\\u{1b}"), "{err}");
     let _ = std::fs::remove_file(bin);
+}
+
+/// Issue 51: `forbidden` answers on a diagram with a finished line elsewhere (a white five,
+/// as test diagrams have), with a note saying so once (not `the game is over: the game is
+/// over`); stone sets whose counts no game has need no `--to-move`; a diagram of stone sets
+/// marks no last move.
+#[test]
+fn forbidden_answers_finished_diagrams_and_any_stone_counts() {
+    // A cross of four black stones around h8 (a double three there) and a white five.
+    let args = [
+        "forbidden",
+        "--black",
+        "h9,g8,i8,h7",
+        "--white",
+        "a1,a2,a3,a4,a5",
+        "--board",
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(
+            "note: the game is over: white has a five (the points are black's, as the stones \
+             stand)\nh8 double-three\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        !out.lines().any(|l| l.contains("(X)") || l.contains("(O)")),
+        "no last move: {out}"
+    );
+    // Four black stones and no white one: no game has these counts, no --to-move needed.
+    let (code, out, err) = run(&["forbidden", "--black", "h9,g8,i8,h7", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.trim(),
+        r#"{"forbidden":[{"point":"h8","kind":"double-three"}]}"#
+    );
+}
+
+/// Issue 51: an occupied point in a game file names the file (and the move, which every
+/// format numbers the same way); an empty game file is read as the empty board with a note
+/// saying so.
+#[test]
+fn game_file_errors_name_the_file_and_an_empty_file_is_noted() {
+    let moves = tmp("occupied.txt");
+    std::fs::write(&moves, "# rule=freestyle\nh8\nh9\nh8\n").unwrap();
+    let name = moves.to_str().unwrap();
+    assert_bad(
+        &["analyze", "--file", name],
+        &format!("{name}: move 3 (h8): point 'h8' is already occupied"),
+    );
+    let empty = tmp("empty.psq");
+    std::fs::write(&empty, "").unwrap();
+    let (code, out, err) = run(&["forbidden", "--file", empty.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!(
+            "{} holds no moves: the empty board",
+            empty.display()
+        )),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(moves);
+    let _ = std::fs::remove_file(empty);
 }

@@ -17,8 +17,10 @@ use std::sync::OnceLock;
 use tianyuan::gamefile::{read_game, GameFormat};
 
 const FAKE: &str = r#"#!/usr/bin/env python3
-import sys, time
+import os, sys, time
 delay = float(sys.argv[1]) if len(sys.argv) > 1 else 0.0
+if os.environ.get("FAKE_PID_DIR"):
+    open(os.path.join(os.environ["FAKE_PID_DIR"], str(os.getpid())), "w").close()
 size = 15
 board = {}
 me_black = None
@@ -288,11 +290,38 @@ fn renju_openings_under_another_rule_get_a_warning() {
 #[cfg(unix)]
 #[test]
 fn interrupted_match_prints_and_writes_its_summary() {
+    interrupted_by("INT", 130);
+}
+
+/// SIGTERM (what `timeout`, Slurm and Kubernetes send) stops the match as Ctrl-C does: the
+/// summary is written and the engines are ended.
+#[cfg(unix)]
+#[test]
+fn terminated_match_prints_and_writes_its_summary() {
+    interrupted_by("TERM", 143);
+}
+
+/// SIGHUP (the terminal went away) stops the match as Ctrl-C does.
+#[cfg(unix)]
+#[test]
+fn hung_up_match_prints_and_writes_its_summary() {
+    interrupted_by("HUP", 129);
+}
+
+/// Sends `signal` to a match after its first game and checks the exit status `code`, the
+/// printed and written summary of the finished games and (on Linux) that every engine the
+/// match started has ended when the match has.
+#[cfg(unix)]
+fn interrupted_by(signal: &str, code: i32) {
     use std::sync::mpsc;
     use std::time::{Duration, Instant};
-    let dir = out_dir("interrupt");
+    let dir = out_dir(&format!("interrupt-{signal}"));
+    let pids = dir.with_extension("pids");
+    let _ = std::fs::remove_dir_all(&pids);
+    std::fs::create_dir_all(&pids).unwrap();
     let engine = format!("{} 0.1", fake().display());
     let mut child = match_cmd(&engine, &["--games", "20", "--out", dir.to_str().unwrap()])
+        .env("FAKE_PID_DIR", &pids)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -320,21 +349,29 @@ fn interrupted_match_prints_and_writes_its_summary() {
     }
     let sent = Instant::now();
     let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
     while let Ok(line) = rx.recv_timeout(Duration::from_secs(30)) {
         out.push(line);
     }
-    let code = child.wait().unwrap().code();
+    let status = child.wait().unwrap().code();
     // The game in progress is cut short rather than played out (20 games take 20 s).
     assert!(
         sent.elapsed() < Duration::from_secs(10),
         "{:?}",
         sent.elapsed()
     );
-    assert_eq!(code, Some(130), "{out:?}");
+    assert_eq!(status, Some(code), "{out:?}");
+    #[cfg(target_os = "linux")]
+    for entry in std::fs::read_dir(&pids).unwrap() {
+        let pid = entry.unwrap().file_name().into_string().unwrap();
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "engine {pid} still runs after SIG{signal}"
+        );
+    }
     let text = out.join("\n");
     let finished = out
         .iter()
@@ -342,7 +379,7 @@ fn interrupted_match_prints_and_writes_its_summary() {
         .count();
     assert!(
         text.contains(&format!(
-            "Match interrupted (Ctrl-C) after {finished} finished games"
+            "Match interrupted (SIG{signal}) after {finished} finished games"
         )),
         "{text}"
     );
@@ -361,5 +398,31 @@ fn interrupted_match_prints_and_writes_its_summary() {
         "{text}"
     );
     assert_eq!(results(&dir)["games_played"], finished as u64);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&pids);
+}
+
+/// Issue 51: a binary openings file is refused as such, not with `stream did not contain
+/// valid UTF-8`.
+#[test]
+fn a_binary_openings_file_is_refused_as_not_text() {
+    let dir = out_dir("binary");
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.bin");
+    std::fs::write(
+        &openings,
+        [0x89u8, b'P', b'N', b'G', 0, 0xff, 0xfe, 1, 2, 3],
+    )
+    .unwrap();
+    let engine = fake().display().to_string();
+    let (code, out, err) = run(&mut match_cmd(
+        &engine,
+        &["--openings", openings.to_str().unwrap(), "--games", "1"],
+    ));
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains("is not a text file: binary data (a NUL byte at byte 4)"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

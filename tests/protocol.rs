@@ -75,6 +75,19 @@ fn start_sizes() {
         assert!(out[0].starts_with("ERROR "), "{}: {:?}", bad, out);
         assert_eq!(snap(&d), before, "{} changed the state", bad);
     }
+    // Every size out of range gets the hint (issue 51: START -15 lacked it).
+    for (bad, size) in [
+        ("START 4", "4x4"),
+        ("START -15", "-15x-15"),
+        ("START 23", "23x23"),
+    ] {
+        assert_eq!(
+            d.send(&[bad]),
+            [format!(
+                "ERROR unsupported board size {size}: each side must be 5..=22"
+            )]
+        );
+    }
     assert_eq!(d.send(&["START 15 15"]), ["OK"]);
     assert_eq!(d.s.board().unwrap().width(), 15);
     assert_eq!(d.send(&["start 5"]), ["OK"]);
@@ -270,7 +283,8 @@ fn board_mixed_endings_with_stones() {
     );
 }
 
-/// §7 item 12: bad body lines are skipped with a MESSAGE each; reading goes on to DONE.
+/// §7 item 12: bad body lines are skipped with a MESSAGE each, in input order and one format
+/// (issue 51), each reason right (`6,6` lacks its field); reading goes on to DONE.
 #[test]
 fn board_bad_lines_skipped() {
     let mut d = Driver::engine();
@@ -283,7 +297,19 @@ fn board_bad_lines_skipped() {
         .iter()
         .filter(|l| l.starts_with("MESSAGE skipped "))
         .collect();
-    assert_eq!(msgs.len(), 7, "{:?}", out);
+    assert_eq!(
+        msgs,
+        [
+            "MESSAGE skipped body line: bad coordinates 'garbage'",
+            "MESSAGE skipped body line: 15,3,2: off the board",
+            "MESSAGE skipped body line: 3,-1,2: off the board",
+            "MESSAGE skipped body line: 7,7,2: square already given",
+            "MESSAGE skipped body line: 5,5,4: field must be 1, 2 or 3",
+            "MESSAGE skipped body line: 5,5,0: field must be 1, 2 or 3",
+            "MESSAGE skipped body line: '6,6' lacks the field (x,y,field)",
+        ],
+        "{out:?}"
+    );
     let p = one_move(&out);
     let b = d.s.board().unwrap();
     assert_eq!(b.moves(), [Pos::new(7, 7), Pos::new(8, 8), p]);

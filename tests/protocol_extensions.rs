@@ -1,7 +1,8 @@
 //! Extensions: YXSHOWFORBID reports the points forbidden to the side to move (docs/protocol.md
 //! §6.1): black's under renju, none when white is to move; SOLVE (this engine's threat-space
 //! solver command, docs/protocol.md §6.4); and a max_memory below the engine's needs is
-//! reported with a MESSAGE (§2.4).
+//! reported with a MESSAGE (§2.4); YXNBEST's count checked; the emergency move (no time)
+//! next to the stones.
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::channel;
@@ -226,4 +227,55 @@ fn yxnbest_searches_k_lines() {
         .find(|l| !l.starts_with("MESSAGE") && !l.starts_with("INFO"))
         .unwrap();
     assert_eq!(mv, &last[0].3, "{:?}", lines);
+}
+
+/// Issue 51: a count outside 1 to 64, or none, is refused with `ERROR` and starts no
+/// search (docs/protocol.md §6.1).
+#[test]
+fn yxnbest_refuses_a_count_outside_1_to_64() {
+    let input = "START 15\nINFO timeout_turn 60000\nYXNBEST 0\nYXNBEST -1\nYXNBEST\n\
+                 YXNBEST 65\nABOUT\nWAITFOR name=\nEND\n";
+    let (lines, err) = run(input);
+    assert!(err.is_empty(), "{err}");
+    let before_about: Vec<&String> = lines
+        .iter()
+        .take_while(|l| !l.starts_with("name="))
+        .collect();
+    assert_eq!(
+        before_about,
+        [
+            "OK",
+            "ERROR YXNBEST takes a count from 1 to 64, not '0'",
+            "ERROR YXNBEST takes a count from 1 to 64, not '-1'",
+            "ERROR YXNBEST needs a count from 1 to 64",
+            "ERROR YXNBEST takes a count from 1 to 64, not '65'",
+        ],
+        "{lines:?}"
+    );
+}
+
+/// Issue 51: with no time at all (`timeout_turn` 0 or 1, `time_left` 0) the answer is still
+/// a sensible move: next to the only stone, not three lines away from it.
+#[test]
+fn the_emergency_move_is_next_to_the_stones() {
+    for info in [
+        "INFO timeout_turn 0",
+        "INFO timeout_turn 1",
+        "INFO timeout_match 100000\nINFO time_left 0",
+    ] {
+        let input = format!("START 15\n{info}\nTURN 7,7\nWAIT\nEND\n");
+        let (lines, err) = run(&input);
+        assert!(err.is_empty(), "{err}");
+        let mv = lines
+            .iter()
+            .rev()
+            .find(|l| !l.starts_with("MESSAGE") && !l.starts_with("INFO"))
+            .unwrap();
+        let (x, y) = mv.split_once(',').unwrap();
+        let (x, y): (i64, i64) = (x.parse().unwrap(), y.parse().unwrap());
+        assert!(
+            (x - 7).abs() <= 1 && (y - 7).abs() <= 1 && (x, y) != (7, 7),
+            "{info}: {mv}"
+        );
+    }
 }

@@ -38,13 +38,73 @@ fn json_win() {
     let obj = v.as_object().unwrap();
     let mut keys: Vec<&str> = obj.keys().map(|k| k.as_str()).collect();
     keys.sort();
-    assert_eq!(keys, ["line", "move", "nodes", "result", "time_ms"]);
+    assert_eq!(
+        keys,
+        ["line", "move", "nodes", "plies", "result", "time_ms"]
+    );
     assert_eq!(v["result"], "win");
     assert_eq!(v["move"], "i10");
     assert_eq!(v["line"][0], "i10");
     assert_eq!(v["line"].as_array().unwrap().len() % 2, 1);
+    assert_eq!(v["plies"], v["line"].as_array().unwrap().len());
+    assert_line_ends_in_five(&V0012, &v["line"]);
     assert!(v["nodes"].as_u64().unwrap() >= 1);
     assert!(v["time_ms"].is_u64());
+}
+
+/// Plays the stones of `args` (`--black`, `--white`, `--to-move`) and then `line`; the
+/// line's last move must make the attacker's five (issue 51: the line goes to the five).
+fn assert_line_ends_in_five(args: &[&str], line: &serde_json::Value) {
+    use tianyuan::board::Board;
+    use tianyuan::core::{parse_point_list, Color, Rule};
+    let arg = |k: &str| args[args.iter().position(|a| *a == k).unwrap() + 1];
+    let stones = |k: &str| parse_point_list(arg(k), 15, 15).unwrap();
+    let to_move = Color::parse(arg("--to-move")).unwrap();
+    let rule = Rule::parse(arg("--rule")).unwrap();
+    let mut b = Board::from_stones_to_move(
+        15,
+        15,
+        rule,
+        &stones("--black"),
+        &stones("--white"),
+        to_move,
+    )
+    .unwrap();
+    let attacker = b.side_to_move();
+    for m in line.as_array().unwrap() {
+        let p = parse_point_list(m.as_str().unwrap(), 15, 15).unwrap()[0];
+        assert!(b.last_move_won().is_none(), "{line}: a move after the five");
+        b.make(p);
+    }
+    assert_eq!(b.last_move_won(), Some(attacker), "{line}");
+}
+
+/// Issue 51: `plies` counts the plies to the five, as `analyze` does (`win in 3 plies`); the
+/// line goes on past the open four to the five: the defender blocks one end, the attacker
+/// plays the other.
+#[test]
+fn plies_and_line_go_to_the_five() {
+    let args = ["--rule", "freestyle", "--moves", "h8,h9,i8,i9,j8,a1"];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().any(|l| l == "plies 3"), "{out}");
+    assert!(out.lines().any(|l| l == "line g8 f8 k8"), "{out}");
+    let mut json = args.to_vec();
+    json.push("--json");
+    let (_, out, _) = run(&json);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["plies"], 3, "{out}");
+    assert_eq!(v["line"], serde_json::json!(["g8", "f8", "k8"]));
+    let (_, out, _) = run(&[
+        "--rule",
+        "freestyle",
+        "--moves",
+        "h8,h9,i8,i9,j8,a1,k8,a2",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["plies"], 1, "a five at once: {out}");
+    assert_eq!(v["line"].as_array().unwrap().len(), 1, "{out}");
 }
 
 /// V0112 of the data set (a VCT puzzle): no VCF, but a VCT.

@@ -257,7 +257,7 @@ fn forbidden_solve_and_position() {
     let api = r.json();
     let cli = cli_json(&["solve", "--rule", "freestyle", "--moves", moves, "--json"]);
     assert_eq!(keys(&api), keys(&cli));
-    for k in ["result", "move", "line"] {
+    for k in ["result", "move", "line", "plies"] {
         assert_eq!(api[k], cli[k], "{k}");
     }
     assert_eq!(api["result"], "win");

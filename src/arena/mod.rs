@@ -31,6 +31,7 @@
 
 mod args;
 pub mod fourcolour;
+pub mod interrupt;
 pub mod judge;
 pub mod openings;
 pub mod player;
@@ -47,7 +48,6 @@ use player::{EngineSpec, Player, PlayerError};
 use referee::{GameConfig, GameRecord, MoveRecord, Termination, TimeControl};
 use stats::{SprtDecision, SprtParams, Wld};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use thiserror::Error;
 
@@ -253,21 +253,16 @@ impl Tally {
     }
 }
 
-/// Raised by Ctrl-C (SIGINT): the match stops, the games in progress end at once without
-/// counting, and the summary of the finished games is printed and written.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+pub use interrupt::interrupted;
 
-/// Whether the match was interrupted (Ctrl-C).
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
-
-/// Exit status of an interrupted match (128 + SIGINT, as shells report it).
+/// Exit status of a match interrupted by Ctrl-C (128 + SIGINT, as shells report it); SIGTERM
+/// gives 143 and SIGHUP 129 ([`interrupt::exit_status`]).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// Runs `pbrain-tianyuan match`; returns the process exit code: 0 when the match completed
-/// (or the SPRT stopped it), [`EXIT_INTERRUPTED`] after Ctrl-C (the summary of the finished
-/// games is still printed and written; a second Ctrl-C exits at once), 2 for bad options, an
+/// (or the SPRT stopped it), 128 + the signal after Ctrl-C, SIGTERM or SIGHUP
+/// ([`EXIT_INTERRUPTED`] for Ctrl-C; the summary of the finished games is still printed and
+/// written, the engines ended; a second signal exits at once), 2 for bad options, an
 /// engine that cannot be started, an unusable openings file or an unwritable output
 /// directory.
 pub fn run(args: MatchArgs) -> i32 {
@@ -278,14 +273,10 @@ pub fn run(args: MatchArgs) -> i32 {
         );
         return 2;
     }
+    interrupt::catch_signals();
     if let Some(code) = fourcolour::run_if_four(&args) {
-        return code;
+        return interrupt::exit_status().unwrap_or(code);
     }
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(EXIT_INTERRUPTED);
-        }
-    });
     let result = MatchConfig::from_args(&args).and_then(|cfg| {
         for w in &cfg.warnings {
             eprintln!("match: warning: {w}");
@@ -293,7 +284,7 @@ pub fn run(args: MatchArgs) -> i32 {
         run_match(cfg)
     });
     match result {
-        Ok(s) if s.interrupted => EXIT_INTERRUPTED,
+        Ok(s) if s.interrupted => interrupt::exit_status().unwrap_or(EXIT_INTERRUPTED),
         Ok(_) => 0,
         Err(e) => {
             eprintln!("match: {e}");
@@ -496,7 +487,8 @@ pub fn run_match(cfg: MatchConfig) -> Result<MatchSummary, ArenaError> {
     let mut text = summary_text(cfg, &names, &tally, total);
     if played.interrupted {
         text = format!(
-            "Match interrupted (Ctrl-C) after {} finished games; games in progress are not counted\n{text}",
+            "Match interrupted ({}) after {} finished games; games in progress are not counted\n{text}",
+            interrupt::signal_name().unwrap_or("Ctrl-C"),
             tally.played
         );
     }

@@ -30,6 +30,14 @@ pub enum OpeningError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// The file is not text (a NUL byte, mostly unprintable bytes).
+    #[error("openings file {path} is not a text file: {why}")]
+    NotText {
+        /// The file.
+        path: String,
+        /// What gives it away.
+        why: String,
+    },
     /// A line could not be parsed, or its stones are not a playable start (occupied point,
     /// off the board, or a finished game under the match rule).
     #[error("openings file {path}, line {line}: {msg}")]
@@ -70,10 +78,14 @@ pub struct Opening {
 /// Errors: [`OpeningError`] for an unreadable file, a bad line, or no usable line.
 pub fn read_openings(path: &Path, size: usize, rule: Rule) -> Result<Vec<Opening>, OpeningError> {
     let p = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Io {
+    let bytes = std::fs::read(path).map_err(|source| OpeningError::Io {
         path: p.clone(),
         source,
     })?;
+    if let Some(why) = crate::gamefile::binary_reason(&bytes) {
+        return Err(OpeningError::NotText { path: p, why });
+    }
+    let text = String::from_utf8_lossy(&bytes);
     let (openings, skipped) =
         parse_openings(&text, size, rule).map_err(|(line, msg)| OpeningError::Line {
             path: p.clone(),

@@ -466,8 +466,8 @@ impl Game {
             " (the file names no rule: the game's rule kept)"
         };
         println!(
-            "Loaded {} moves from {path}: {} {}x{}{named}.",
-            self.board.ply(),
+            "Loaded {} from {path}: {} {}x{}{named}.",
+            crate::core::counted(self.board.ply(), "move", "moves"),
             rule,
             w,
             h

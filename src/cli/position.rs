@@ -53,8 +53,12 @@ pub struct Setup {
     /// Players' names from the game file, if it names them.
     pub names: (Option<String>, Option<String>),
     /// Set when the rule is [`DEFAULT_RULE`] because the game file names none and no
-    /// `--rule` was given: a sentence saying so, for the tool's output (issue 34).
+    /// `--rule` was given: a sentence saying so, for the tool's output (issue 34); also
+    /// when the game file holds no moves (issue 51).
     pub rule_note: Option<String>,
+    /// The game file the moves come from (quoted for messages), if any: errors about its
+    /// moves name it.
+    pub source: Option<String>,
 }
 
 /// A position put on a board, with how the game ended if it has ended
@@ -109,7 +113,10 @@ impl Setup {
                     board: r.board,
                     end: r.end,
                 })
-                .map_err(|e| e.to_string()),
+                .map_err(|e| match &self.source {
+                    Some(file) => format!("{file}: {e}"),
+                    None => e.to_string(),
+                }),
         }
     }
 
@@ -180,6 +187,13 @@ impl PositionArgs {
                     ));
                 }
             }
+            if game.moves.is_empty() {
+                let empty = format!("{} holds no moves: the empty board", quote_path(path));
+                rule_note = Some(match rule_note {
+                    Some(n) => format!("{n}; {empty}"),
+                    None => empty,
+                });
+            }
             moves = game.moves;
             names = (game.black, game.white);
         } else if let Some(m) = &self.moves {
@@ -222,6 +236,7 @@ impl PositionArgs {
             stones,
             names,
             rule_note,
+            source: self.file.as_deref().map(quote_path),
         })
     }
 

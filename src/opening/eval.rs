@@ -124,6 +124,8 @@ pub struct Candidate {
     pub black: i32,
     /// The line, the move first.
     pub pv: Vec<Pos>,
+    /// Completed depth of the search that scored it, in plies (0: not searched).
+    pub depth: i32,
 }
 
 /// Budget of a whole decision when the caller gives no limit.
@@ -290,6 +292,7 @@ impl<'a> Evaluator<'a> {
                     at,
                     black: to_black(stm, l.score),
                     pv: l.pv.clone(),
+                    depth: r.depth,
                 })
             })
             .collect();
@@ -298,6 +301,7 @@ impl<'a> Evaluator<'a> {
                 at: r.best,
                 black: to_black(stm, r.score),
                 pv: r.pv.clone(),
+                depth: r.depth,
             });
         }
         (Eval::from_result(board, &r), out)

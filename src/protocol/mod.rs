@@ -16,6 +16,7 @@
 pub mod format;
 pub mod io;
 pub mod parse;
+pub mod quick;
 pub mod session;
 pub use crate::opening::swap2;
 

@@ -39,6 +39,9 @@ pub enum ParseError {
     /// A coordinate pair is not `x,y` (or a body line not `x,y,f`).
     #[error("bad coordinates '{0}'")]
     BadCoordinates(String),
+    /// A body line `x,y` where `x,y,f` (a field) is wanted.
+    #[error("'{0}' lacks the field (x,y,field)")]
+    MissingField(String),
     /// An argument that is neither of the words nor a number the command takes.
     #[error("{command} takes {what}, not '{token}'")]
     BadArgument {
@@ -78,8 +81,9 @@ pub struct BodyLine {
 pub struct Body {
     /// Good lines in input order.
     pub lines: Vec<BodyLine>,
-    /// One error per skipped line, in input order.
-    pub bad: Vec<ParseError>,
+    /// One error per skipped line, in input order, each with the number of good lines read
+    /// before it (so that messages about good and bad lines can be given in input order).
+    pub bad: Vec<(usize, ParseError)>,
 }
 
 /// Which multi-line command a body belongs to.
@@ -219,7 +223,7 @@ pub enum Command {
     End,
     /// `YXSTOP` or `STOP`.
     Stop,
-    /// `YXNBEST k` (k defaults to 1 when missing).
+    /// `YXNBEST k`, `k` from 1 to [`crate::engine::MAX_MULTIPV`] (checked here).
     YxNbest(i64),
     /// `YXSHOWFORBID`.
     YxShowForbid,
@@ -343,6 +347,9 @@ pub fn parse_body_line(kind: BodyKind, line: &str) -> Result<BodyLine, ParseErro
                 field: None,
             })
         }
+        (true, 2) if num(parts[0]).is_ok() && num(parts[1]).is_ok() => {
+            Err(ParseError::MissingField(quote(t)))
+        }
         _ => Err(bad()),
     }
 }
@@ -463,11 +470,16 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         "END" => Ok(Command::End),
         "YXSTOP" | "STOP" => Ok(Command::Stop),
         "YXNBEST" => {
-            if rest.is_empty() {
-                Ok(Command::YxNbest(1))
-            } else {
-                Ok(Command::YxNbest(first_int("YXNBEST", "a count")?))
+            const WHAT: &str = "a count from 1 to 64";
+            let k = first_int("YXNBEST", WHAT)?;
+            if !(1..=crate::engine::MAX_MULTIPV as i64).contains(&k) {
+                return Err(ParseError::BadArgument {
+                    command: "YXNBEST",
+                    what: WHAT,
+                    token: k.to_string(),
+                });
             }
+            Ok(Command::YxNbest(k))
         }
         "YXSHOWFORBID" => Ok(Command::YxShowForbid),
         "SOLVE" | "YXSOLVE" => {
@@ -570,7 +582,7 @@ impl Assembler {
             }
             match parse_body_line(*kind, t) {
                 Ok(l) => body.lines.push(l),
-                Err(e) => body.bad.push(e),
+                Err(e) => body.bad.push((body.lines.len(), e)),
             }
             return Assembled::Nothing;
         }
@@ -612,8 +624,18 @@ mod tests {
         assert_eq!(parse_line("TURN -1,-1"), Ok(Command::Turn(c(-1, -1))));
         assert_eq!(parse_line("yxstop"), Ok(Command::Stop));
         assert_eq!(parse_line("STOP"), Ok(Command::Stop));
-        assert_eq!(parse_line("yxnbest"), Ok(Command::YxNbest(1)));
         assert_eq!(parse_line("YXNBEST 3"), Ok(Command::YxNbest(3)));
+        assert_eq!(parse_line("YXNBEST 64"), Ok(Command::YxNbest(64)));
+        assert_eq!(
+            parse_line("yxnbest").unwrap_err().to_string(),
+            "YXNBEST needs a count from 1 to 64"
+        );
+        for k in ["0", "-1", "65"] {
+            assert_eq!(
+                parse_line(&format!("YXNBEST {k}")).unwrap_err().to_string(),
+                format!("YXNBEST takes a count from 1 to 64, not '{k}'")
+            );
+        }
         assert_eq!(
             parse_line("solve vct 500"),
             Ok(Command::Solve {
@@ -725,7 +747,10 @@ mod tests {
                 field: Some(1)
             })
         );
-        assert!(parse_body_line(BodyKind::Board, "10,10").is_err());
+        assert_eq!(
+            parse_body_line(BodyKind::Board, "10,10"),
+            Err(ParseError::MissingField("10,10".into()))
+        );
         assert_eq!(
             parse_body_line(BodyKind::Swap2Board, "7,7"),
             Ok(BodyLine {
@@ -812,7 +837,10 @@ mod tests {
         match a.push("done") {
             Assembled::Command(Command::Body(BodyKind::Board, b)) => {
                 assert_eq!(b.lines.len(), 2);
-                assert_eq!(b.bad, vec![ParseError::BadCoordinates("garbage".into())]);
+                assert_eq!(
+                    b.bad,
+                    vec![(1, ParseError::BadCoordinates("garbage".into()))]
+                );
             }
             other => panic!("{:?}", other),
         }

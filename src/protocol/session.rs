@@ -29,11 +29,12 @@ mod opening;
 
 use super::format::{self, Out};
 use super::parse::{Assembled, Assembler, Body, BodyKind, Command, Coord, Info, ParseError};
+use super::quick::quick_move;
 use super::swap2::{self, Swap2Answer};
 use crate::board::Board;
 use crate::core::{Color, Pos, Rule};
 use crate::engine::{Engine, MAX_MULTIPV};
-use crate::search::{quick_move, Limits, SearchInfo, SearchResult};
+use crate::search::{Limits, SearchInfo, SearchResult};
 use crate::time::{Budget, TimeControl};
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
@@ -631,7 +632,7 @@ impl<B: Brain, W: Write> Session<B, W> {
                 self.out.line("OK");
             }
             Command::Body(kind @ (BodyKind::Board | BodyKind::YxBoard), body) => {
-                self.set_position(kind, body);
+                self.set_position(body);
                 if kind == BodyKind::Board {
                     self.request_move(at, false, 1);
                 }
@@ -719,7 +720,14 @@ impl<B: Brain, W: Write> Session<B, W> {
         let board = usize::try_from(w)
             .ok()
             .zip(usize::try_from(h).ok())
-            .ok_or_else(|| format!("unsupported board size {}x{}", w, h))
+            // A negative side gets the same message, with its hint, as a side out of range.
+            .ok_or_else(|| {
+                format!(
+                    "unsupported board size {w}x{h}: each side must be {}..={}",
+                    crate::core::MIN_SIZE,
+                    crate::core::MAX_SIZE
+                )
+            })
             .and_then(|(w, h)| Board::new(w, h, self.settings.rule).map_err(|e| e.to_string()));
         match board {
             Ok(board) => {
@@ -737,20 +745,34 @@ impl<B: Brain, W: Write> Session<B, W> {
     }
 
     fn report_bad_lines(&mut self, body: &Body) {
-        for e in &body.bad {
-            self.message(&format!("skipped body line: {}", e));
+        self.report_skipped(body, Vec::new());
+    }
+
+    /// Prints `MESSAGE skipped body line: reason` for each skipped line of a body in input
+    /// order: the lines the parser refused (`body.bad`) and those refused after reading
+    /// (`refused`: the index in `body.lines`, and the reason).
+    pub(super) fn report_skipped(&mut self, body: &Body, refused: Vec<(usize, String)>) {
+        let mut all: Vec<(usize, bool, String)> = body
+            .bad
+            .iter()
+            .map(|(before, e)| (*before, false, e.to_string()))
+            .collect();
+        all.extend(refused.into_iter().map(|(i, why)| (i, true, why)));
+        all.sort_by_key(|a| (a.0, a.1));
+        for (_, _, why) in all {
+            self.message(&format!("skipped body line: {why}"));
         }
     }
 
     /// BOARD / YXBOARD: replaces the position (docs/protocol.md §2.7). Bad lines are skipped with
     /// a `MESSAGE`; our colour comes from the stone counts.
-    fn set_position(&mut self, kind: BodyKind, body: Body) {
-        self.report_bad_lines(&body);
+    fn set_position(&mut self, body: Body) {
         let g = self.game.as_ref().expect("game");
         let (w, h, rule) = (g.board.width(), g.board.height(), g.board.rule());
         let mut seen = HashSet::new();
         let mut stones: Vec<(Pos, i64)> = Vec::new();
-        for l in &body.lines {
+        let mut refused = Vec::new();
+        for (i, l) in body.lines.iter().enumerate() {
             let (x, y) = (l.at.x, l.at.y);
             let f = l.field.unwrap_or(0);
             let why = if x < 0 || y < 0 || x as usize >= w || y as usize >= h {
@@ -763,17 +785,11 @@ impl<B: Brain, W: Write> Session<B, W> {
                 None
             };
             match why {
-                Some(why) => self.message(&format!(
-                    "skipped {} line {},{},{}: {}",
-                    kind.name(),
-                    x,
-                    y,
-                    f,
-                    why
-                )),
+                Some(why) => refused.push((i, format!("{x},{y},{f}: {why}"))),
                 None => stones.push((Pos::new(x as usize, y as usize), f)),
             }
         }
+        self.report_skipped(&body, refused);
         let m = stones.iter().filter(|s| s.1 == 1).count();
         let o = stones.iter().filter(|s| s.1 == 2).count();
         let me = if m == o {

@@ -218,9 +218,19 @@ pub fn to_svg(board: &Board, marks: &Marks) -> String {
     }
     let last = board.last_move();
     if marks.last_move && !last.is_none() && board.contains(last) {
+        // A dot in the middle, or a ring inside the stone's edge when the stone carries its
+        // move number (a dot would hide it).
+        let (radius, paint) = if marks.number_stones {
+            (
+                CELL / 2 - 4,
+                r##"fill="none" stroke="#e02020" stroke-width="2""##,
+            )
+        } else {
+            (5, r##"fill="#e02020""##)
+        };
         let _ = writeln!(
             s,
-            r##"<circle class="last" data-point="{}" cx="{}" cy="{}" r="5" fill="#e02020"/>"##,
+            r##"<circle class="last" data-point="{}" cx="{}" cy="{}" r="{radius}" {paint}/>"##,
             last.to_notation(),
             cx(last.x()),
             cy(last.y())
@@ -263,5 +273,28 @@ mod tests {
         assert!(s.contains(r#"class="last" data-point="a9""#));
         assert!(s.contains("a &lt;caption&gt; &amp; more"));
         assert_eq!(s.matches(r#"class="coord""#).count(), 60);
+    }
+
+    /// Issue 51: with move numbers on the stones the last move is a ring, not a dot over
+    /// its number.
+    #[test]
+    fn the_last_move_mark_leaves_its_number_visible() {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        b.play_all(&parse_point_list("h8,h9", 15, 15).unwrap())
+            .unwrap();
+        let marks = Marks {
+            number_stones: true,
+            ..Marks::for_position(&b)
+        };
+        let s = to_svg(&b, &marks);
+        let last = s.lines().find(|l| l.contains(r#"class="last""#)).unwrap();
+        assert!(last.contains(r#"fill="none""#), "{last}");
+        assert!(s.contains(r#"<text class="move-number""#));
+        let plain = to_svg(&b, &Marks::for_position(&b));
+        let dot = plain
+            .lines()
+            .find(|l| l.contains(r#"class="last""#))
+            .unwrap();
+        assert!(dot.contains(r##"r="5" fill="#e02020""##), "{dot}");
     }
 }

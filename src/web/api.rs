@@ -726,14 +726,15 @@ async fn solve(State(state): State<Arc<AppState>>, body: Body) -> ApiResult {
     let slot = take_slot(&state)?;
     // A client that goes away stops its solve.
     let _guard = StopOnDrop(slot.stop.clone());
-    let report = tokio::task::spawn_blocking(move || {
+    let (report, line) = tokio::task::spawn_blocking(move || {
         let r = solve_with_stop(&board, vct, &limits, &slot.stop);
         drop(slot);
-        r
+        let line = crate::cli::winline::to_five(&board, &r.line);
+        (r, line)
     })
     .await
     .map_err(join_error)?;
-    Ok(json_ok(report.to_json()))
+    Ok(json_ok(crate::cli::winline::report_json(&report, &line)))
 }
 
 async fn position(State(state): State<Arc<AppState>>, body: Body) -> ApiResult {

@@ -246,6 +246,7 @@ pub(super) fn fifth_candidates(
                     at: p,
                     black: floor,
                     pv: vec![p],
+                    depth: 0,
                 },
                 &syms,
             );
@@ -276,7 +277,7 @@ pub(super) fn offer(board: &Board, n: u8, ev: &mut Evaluator) -> Result<Outcome,
         to_move: Some(Color::White),
         best: worst.pv.get(1).copied().unwrap_or(Pos::NONE),
         pv: worst.pv.clone(),
-        depth: 0,
+        depth: worst.depth,
         nodes: 0,
     };
     Ok((
@@ -395,7 +396,7 @@ pub(super) fn move4(board: &Board, ev: &mut Evaluator) -> Result<Outcome, Openin
                         to_move: Some(Color::White),
                         best: c.pv.get(1).copied().unwrap_or(Pos::NONE),
                         pv: c.pv.clone(),
-                        depth: 0,
+                        depth: c.depth,
                         nodes: 0,
                     },
                 ));
@@ -423,7 +424,7 @@ pub(super) fn soosorv_swap2(
         to_move: Some(Color::White),
         best: worst.pv.get(1).copied().unwrap_or(Pos::NONE),
         pv: worst.pv.clone(),
-        depth: 0,
+        depth: worst.depth,
         nodes: 0,
     };
     let considered = cands
@@ -455,6 +456,7 @@ pub(super) fn place(board: &Board, ev: &mut Evaluator) -> Result<Outcome, Openin
                 at: p,
                 black: base.black,
                 pv: vec![p],
+                depth: base.depth,
             })
         })
         .ok_or(OpeningError::BoardFull)?;
@@ -488,6 +490,7 @@ pub(super) fn place(board: &Board, ev: &mut Evaluator) -> Result<Outcome, Openin
                     at: q,
                     black: e.black,
                     pv: std::iter::once(q).chain(e.pv.iter().copied()).collect(),
+                    depth: e.depth,
                 });
             }
             if let Some(r) = replies.iter().min_by_key(|r| r.black.saturating_abs()) {
@@ -510,7 +513,7 @@ pub(super) fn place(board: &Board, ev: &mut Evaluator) -> Result<Outcome, Openin
         to_move: Some(to_move),
         best: c.pv.get(1).copied().unwrap_or(Pos::NONE),
         pv: c.pv.clone(),
-        depth: 0,
+        depth: c.depth,
         nodes: 0,
     };
     if let Some((a, b, r)) = best_pair {

@@ -314,7 +314,7 @@ impl<B: Brain, W: Write> Session<B, W> {
     /// BOARD / YXBOARD: replaces the position when the whole body checks; `false` (after an
     /// `ERROR`) otherwise.
     fn four_set_position(&mut self, body: Body) -> bool {
-        if let Some(e) = body.bad.first() {
+        if let Some((_, e)) = body.bad.first() {
             self.error(&format!("bad body line: {} (expected x,y,c)", e));
             return false;
         }

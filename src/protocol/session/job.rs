@@ -51,31 +51,30 @@ impl<B: Brain, W: Write> Session<B, W> {
     /// SWAP2BOARD (docs/protocol.md §2.12): the stones alternate from black; the answer is decided
     /// by [`swap2::decide`] on the search thread.
     pub(super) fn swap2(&mut self, body: Body, at: Instant) {
-        self.report_bad_lines(&body);
         let g = self.game.as_ref().expect("game");
         let (w, h, rule) = (g.board.width(), g.board.height(), g.board.rule());
         let mut board = Board::new(w, h, rule).expect("size already checked");
-        for l in &body.lines {
-            if !board.contains_xy(l.at.x, l.at.y) {
-                self.message(&format!(
-                    "skipped SWAP2BOARD line {},{}: off the board",
-                    l.at.x, l.at.y
-                ));
+        let mut refused = Vec::new();
+        for (i, l) in body.lines.iter().enumerate() {
+            let (x, y) = (l.at.x, l.at.y);
+            if !board.contains_xy(x, y) {
+                refused.push((i, format!("{x},{y}: off the board")));
                 continue;
             }
-            let p = Pos::new(l.at.x as usize, l.at.y as usize);
+            let p = Pos::new(x as usize, y as usize);
             if !board.is_empty(p) {
-                self.message(&format!(
-                    "skipped SWAP2BOARD line {},{}: square already given",
-                    l.at.x, l.at.y
-                ));
+                refused.push((i, format!("{x},{y}: square already given")));
                 continue;
             }
             board.make(p);
         }
+        self.report_skipped(&body, refused);
         let n = board.ply();
         if ![0, 3, 5].contains(&n) {
-            self.message(&format!("swap2 with {} stones: playing one move", n));
+            self.message(&format!(
+                "swap2 with {}: playing one move",
+                crate::core::counted(n, "stone", "stones")
+            ));
         }
         let g = self.game.as_mut().expect("game");
         g.board = board.clone();
