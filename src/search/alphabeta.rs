@@ -134,8 +134,8 @@ struct Worker<'a> {
     poll_left: i64,
     aborted: bool,
     seldepth: i32,
-    /// History per colour and point: [`HIST_ATTACK`] for moves that make a three or better,
-    /// [`HIST_QUIET`] for the others; each within ±[`HISTORY_MAX`].
+    /// History per colour and point: [`SLOT_THREAT`] for moves that make a three or better,
+    /// [`SLOT_CALM`] for the others; each within ±[`HISTORY_MAX`].
     history: Box<[[[i32; 2]; POS_COUNT]; 2]>,
     killers: Box<[[Pos; 2]; MAX_PLY]>,
     pv: Box<[[Pos; MAX_PLY]; MAX_PLY]>,
@@ -588,9 +588,9 @@ impl Default for Step {
 }
 
 /// History slot of moves that make a three or better.
-const HIST_ATTACK: usize = 0;
+const SLOT_THREAT: usize = 0;
 /// History slot of the other moves.
-const HIST_QUIET: usize = 1;
+const SLOT_CALM: usize = 1;
 /// History entries stay within ± this.
 const HISTORY_MAX: i32 = 10_692;
 

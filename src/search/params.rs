@@ -50,7 +50,7 @@ params! {
     /// (when the reduction is above one ply).
     lmr_not_improving: f32 = 1.0,
     /// Less reduction at a node that is or was on a principal variation.
-    lmr_tt_pv: f32 = 0.97,
+    lmr_pv_mark: f32 = 0.97,
     /// More reduction for moves of a node that does not raise the root's alpha (odd plies).
     lmr_no_alpha: f32 = 0.98,
     /// More reduction at an expected cut node for moves other than a quiet killer.
@@ -69,40 +69,41 @@ params! {
     /// See `lmr_history`.
     lmr_history_deep: f32 = 16647.0,
     /// History offset of the stat score (a move of no history gets this much more reduction).
-    stat_offset: i32 = 3322,
+    history_offset: i32 = 3322,
     /// Extension of the answer to a four (the forced block).
     ext_forced: f32 = 1.3,
     /// Singular extension from this depth.
-    se_depth: f32 = 6.65,
+    singular_depth: f32 = 6.65,
     /// Singular extension: the table entry must be at most this much shallower.
-    se_tt_depth: f32 = 2.03,
-    /// Singular extension margin per ply (plus one a ply for a former PV node).
-    se_margin: f32 = 0.73,
+    singular_entry_slack: f32 = 2.03,
+    /// Singular extension margin per ply (plus 0.8 a ply for a node that was on a PV but is
+    /// not searched as one).
+    singular_margin: f32 = 0.73,
     /// Singular extension margin per ply, renju.
-    se_margin_renju: f32 = 0.75,
+    singular_margin_renju: f32 = 0.75,
     /// The singular test search runs at this share of the depth.
-    se_reduction: f32 = 0.54,
+    singular_test_share: f32 = 0.54,
     /// A non-PV singular move this far (less 0.6 a ply, at most 9) below the margin is
     /// extended two plies ...
-    se_double: i32 = 23,
+    singular_far_margin: i32 = 23,
     /// ... while the line's extra extensions stay below this.
-    se_extra_max: f32 = 10.8,
+    singular_double_room: f32 = 10.8,
     /// The table move is searched this much shallower when not singular but at or above beta.
-    se_reduction_fh: f32 = 1.5,
+    singular_shallower: f32 = 1.5,
     /// Extension of the table move when no singular test ran: PV node / other nodes.
-    ext_tt_pv: f32 = 0.25,
-    /// See `ext_tt_pv`.
-    ext_tt_non_pv: f32 = 0.08,
+    table_move_ext_pv: f32 = 0.25,
+    /// See `table_move_ext_pv`.
+    table_move_ext: f32 = 0.08,
     /// Extra extension of a table move that is a four within 4 / 6 points of our last move.
     ext_near_four4: f32 = 0.24,
     /// See `ext_near_four4`.
     ext_near_four6: f32 = 0.05,
     /// Internal iterative reduction of a PV node without a table move.
-    iir_pv: f32 = 0.32,
+    pv_without_move_cut: f32 = 0.32,
     /// PV node whose table entry is shallower: this share of the difference less depth ...
-    iir_tt: f32 = 0.28,
+    pv_shallow_entry_share: f32 = 0.28,
     /// ... at most this much.
-    iir_tt_max: f32 = 3.6,
+    pv_shallow_entry_cap: f32 = 3.6,
     /// Razoring below this depth.
     razor_depth: f32 = 2.6,
     /// Razoring margin: a d² + b d + c.
@@ -122,7 +123,7 @@ params! {
     /// See `mcp_base`.
     mcp_exp: f32 = 1.32,
     /// Moves with no shape for either side are pruned below this depth.
-    trivial_depth: f32 = 4.3,
+    shapeless_prune_depth: f32 = 4.3,
     /// Fail-high reduction: a cut node whose evaluation is beta + a + b depth (+ c when the
     /// opponent has a four or open three) searches its moves a ply shallower.
     fhr_a: i32 = -7,
@@ -132,10 +133,10 @@ params! {
     fhr_c: i32 = 70,
     /// A raised alpha reduces the remaining moves of a node of depth 2-12 by this much.
     alpha_raise: f32 = 1.0,
-    /// A reduced search that beats alpha by this much (+ 11 a ply of the reduction) is
+    /// A reduced search that beats alpha by this much (+ 9 a ply of the reduction) is
     /// re-searched a ply deeper ...
     lmr_deeper: i32 = 27,
-    /// ... and by this much (+ 26 a ply) two plies deeper.
+    /// ... and by this much (+ 21 a ply) two plies deeper.
     lmr_deeper2: i32 = 279,
     /// History: attack history divides by this in move ordering ...
     hist_attack_div: i32 = 128,
@@ -145,9 +146,9 @@ params! {
     killer_bonus: i32 = 0,
     /// Local VCF delta pruning: the evaluation this far below alpha (+ this a ply of depth,
     /// at least 614) stands.
-    qvcf_delta: i32 = 1669,
-    /// See `qvcf_delta`.
-    qvcf_delta_ply: i32 = 48,
+    leaf_delta: i32 = 1669,
+    /// See `leaf_delta`.
+    leaf_delta_ply: i32 = 48,
     /// Shallow non-PV nodes that face an open three are resolved by the quiescence search
     /// (the side's fours, else the evaluation) like razoring (1) or searched (0).
     razor_three: i32 = 1,

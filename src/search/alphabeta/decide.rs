@@ -113,7 +113,7 @@ impl MoveFacts {
 /// move that does not lose, and never at the root): a point with no shape for either side,
 /// or an answer to an open three that stops no four and lies away from both last moves.
 pub(super) fn prune(f: &MoveFacts) -> bool {
-    if f.depth >= PARAMS.trivial_depth {
+    if f.depth >= PARAMS.shapeless_prune_depth {
         return false;
     }
     f.shapeless() || (f.side_answer() && f.far_from_both())
@@ -157,13 +157,13 @@ fn table_move_extension(f: &MoveFacts, test: TableMoveTest) -> Depth {
     match test {
         TableMoveTest::Singular { far: true } => 2.0,
         TableMoveTest::Singular { far: false } => 1.0,
-        TableMoveTest::Shallower => -PARAMS.se_reduction_fh,
+        TableMoveTest::Shallower => -PARAMS.singular_shallower,
         TableMoveTest::Plain => 0.0,
         TableMoveTest::NotRun => {
             let own = if f.pv {
-                PARAMS.ext_tt_pv
+                PARAMS.table_move_ext_pv
             } else {
-                PARAMS.ext_tt_non_pv
+                PARAMS.table_move_ext
             };
             let near_four = match f.from_our_last {
                 0..=4 if makes_four(f.ours) => PARAMS.ext_near_four4,
@@ -198,23 +198,23 @@ pub(super) fn reduction(f: &MoveFacts) -> Depth {
         r += PARAMS.lmr_no_alpha;
     }
     if f.pv_marked {
-        r -= PARAMS.lmr_tt_pv;
-    }
-    if f.side_answer() {
-        if f.from_their_last > 4 {
-            r += PARAMS.lmr_far_defence_opp;
-        }
-        if f.from_our_last > 4 {
-            r += PARAMS.lmr_far_defence_own;
-        }
-    }
-    if f.continues_attack() {
-        r -= PARAMS.lmr_continued_attack;
+        r -= PARAMS.lmr_pv_mark;
     }
     // Renju black's double-three points that the generator kept are not forbidden (a three
     // of them cannot become a straight four): worth more than they look.
     if f.renju_black && f.ours == Combo::DoubleThree {
         r -= PARAMS.lmr_false_forbidden;
+    }
+    if f.continues_attack() {
+        r -= PARAMS.lmr_continued_attack;
+    }
+    if f.side_answer() {
+        if f.from_our_last > 4 {
+            r += PARAMS.lmr_far_defence_own;
+        }
+        if f.from_their_last > 4 {
+            r += PARAMS.lmr_far_defence_opp;
+        }
     }
     let per_ply = if f.depth > 5.4 {
         PARAMS.lmr_history_deep
@@ -242,7 +242,7 @@ fn by_node_kind(f: &MoveFacts) -> Depth {
 /// share of the root's (never below 0), less the PV mark's credit (the root always has
 /// it) and the history's.
 pub(super) fn root_reduction(base: Depth, window_share: Depth, history: i32) -> Depth {
-    (base - window_share).max(0.0) - PARAMS.lmr_tt_pv - history as Depth / PARAMS.lmr_history
+    (base - window_share).max(0.0) - PARAMS.lmr_pv_mark - history as Depth / PARAMS.lmr_history
 }
 
 /// The depth a reduced move is searched to first: `full` less the reduction, where a
@@ -254,7 +254,8 @@ pub(super) fn reduced_depth(full: Depth, r: Depth) -> Depth {
 
 /// Plies added to a reduced move's full depth when its reduced search beat alpha: one when
 /// it beat alpha by a margin, another by a wide one (both grow with the plies it was
-/// reduced by), one fewer when it stayed within a few points of the node's best.
+/// reduced by: 9 and 21 points a ply, Rapfi's 11 and 26 scaled to our units), one fewer
+/// when it stayed within a few points of the node's best.
 pub(super) fn research_extra(
     score: i32,
     alpha: i32,
@@ -339,13 +340,15 @@ pub(super) fn futile(f: &NodeFacts, beta: i32) -> bool {
 /// without a table move, a fixed share of a ply; with one from a shallower search, a share
 /// of the difference, capped.
 pub(super) fn pv_depth_without_table_move(depth: Depth) -> Depth {
-    depth - PARAMS.iir_pv
+    depth - PARAMS.pv_without_move_cut
 }
 
 /// See [`pv_depth_without_table_move`]: the PV node's depth when its table entry is
 /// `table_depth` plies deep.
 pub(super) fn pv_depth_with_shallow_entry(depth: Depth, table_depth: i32) -> Depth {
-    depth - ((depth - table_depth as Depth) * PARAMS.iir_tt).clamp(0.0, PARAMS.iir_tt_max)
+    depth
+        - ((depth - table_depth as Depth) * PARAMS.pv_shallow_entry_share)
+            .clamp(0.0, PARAMS.pv_shallow_entry_cap)
 }
 
 /// History gain of the best move of a node searched at `depth` (the others of its kind
@@ -391,7 +394,7 @@ mod tests {
         let mut f = quiet();
         f.ours = Combo::None;
         assert!(prune(&f));
-        f.depth = PARAMS.trivial_depth;
+        f.depth = PARAMS.shapeless_prune_depth;
         assert!(!prune(&f));
         f.depth = 1.0;
         f.theirs = Combo::Two;
@@ -435,9 +438,9 @@ mod tests {
         let t = |test| extension(&f, true, test);
         assert_eq!(t(TableMoveTest::Singular { far: true }), 2.0);
         assert_eq!(t(TableMoveTest::Singular { far: false }), 1.0);
-        assert_eq!(t(TableMoveTest::Shallower), -PARAMS.se_reduction_fh);
+        assert_eq!(t(TableMoveTest::Shallower), -PARAMS.singular_shallower);
         assert_eq!(t(TableMoveTest::Plain), 0.0);
-        assert_eq!(t(TableMoveTest::NotRun), PARAMS.ext_tt_non_pv);
+        assert_eq!(t(TableMoveTest::NotRun), PARAMS.table_move_ext);
     }
 
     #[test]
@@ -447,12 +450,15 @@ mod tests {
         f.ours = Combo::Four;
         f.from_our_last = 3;
         let near = extension(&f, true, TableMoveTest::NotRun);
-        assert_eq!(near, PARAMS.ext_tt_pv + PARAMS.ext_near_four4);
+        assert_eq!(near, PARAMS.table_move_ext_pv + PARAMS.ext_near_four4);
         f.from_our_last = 6;
         let mid = extension(&f, true, TableMoveTest::NotRun);
-        assert_eq!(mid, PARAMS.ext_tt_pv + PARAMS.ext_near_four6);
+        assert_eq!(mid, PARAMS.table_move_ext_pv + PARAMS.ext_near_four6);
         f.from_our_last = 7;
-        assert_eq!(extension(&f, true, TableMoveTest::NotRun), PARAMS.ext_tt_pv);
+        assert_eq!(
+            extension(&f, true, TableMoveTest::NotRun),
+            PARAMS.table_move_ext_pv
+        );
     }
 
     #[test]
@@ -483,7 +489,7 @@ mod tests {
         ));
         assert!(close(with(|f| f.expected_cut = true), PARAMS.lmr_cut));
         assert!(close(with(|f| f.refutes_root = true), PARAMS.lmr_no_alpha));
-        assert!(close(with(|f| f.pv_marked = true), -PARAMS.lmr_tt_pv));
+        assert!(close(with(|f| f.pv_marked = true), -PARAMS.lmr_pv_mark));
         assert!(close(
             with(|f| {
                 f.threatened = true;
@@ -538,8 +544,8 @@ mod tests {
     #[test]
     fn root_reduction_credits_the_pv_mark_and_history() {
         let r = root_reduction(2.0, 0.5, 0);
-        assert!((r - (1.5 - PARAMS.lmr_tt_pv)).abs() < 1e-6);
-        assert_eq!(root_reduction(0.5, 1.0, 0), -PARAMS.lmr_tt_pv);
+        assert!((r - (1.5 - PARAMS.lmr_pv_mark)).abs() < 1e-6);
+        assert_eq!(root_reduction(0.5, 1.0, 0), -PARAMS.lmr_pv_mark);
         let h = root_reduction(2.0, 0.0, 1000) - root_reduction(2.0, 0.0, 0);
         assert!((h + 1000.0 / PARAMS.lmr_history).abs() < 1e-4);
     }
@@ -614,11 +620,14 @@ mod tests {
 
     #[test]
     fn iir_shrinks_pv_depth() {
-        assert_eq!(pv_depth_without_table_move(5.0), 5.0 - PARAMS.iir_pv);
+        assert_eq!(
+            pv_depth_without_table_move(5.0),
+            5.0 - PARAMS.pv_without_move_cut
+        );
         assert_eq!(pv_depth_with_shallow_entry(5.0, 5), 5.0);
         assert_eq!(
             pv_depth_with_shallow_entry(30.0, 0),
-            30.0 - PARAMS.iir_tt_max
+            30.0 - PARAMS.pv_shallow_entry_cap
         );
     }
 

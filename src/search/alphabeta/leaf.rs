@@ -1,6 +1,11 @@
 //! What the node search does without searching moves: the static verdicts of a node's
 //! threats (a straight-four point, a four-three that holds, docs/strength.md §2 step 1) and
 //! the leaf search of fours near the side's last move (step 2).
+//!
+//! Both are Rapfi's ideas (its quick win check and its leaf search of fours), and so are
+//! the leaf's constants: the area around the last move, the depth to which any four is
+//! tried, the delta margin (1 669 + 48 a ply, at least 614: Rapfi's values scaled by 0.8 to
+//! our evaluation units). docs/strength.md §2.2.
 
 use super::decide::{makes_four, makes_four_and_more};
 use super::*;
@@ -139,7 +144,7 @@ impl Worker<'_> {
         }
         let alpha = alpha.max(stand);
         let margin =
-            (PARAMS.qvcf_delta + PARAMS.qvcf_delta_ply * depth as i32).max(LEAF_DELTA_FLOOR);
+            (PARAMS.leaf_delta + PARAMS.leaf_delta_ply * depth as i32).max(LEAF_DELTA_FLOOR);
         if stand + margin < alpha {
             return alpha;
         }

@@ -353,9 +353,9 @@ impl<'a> Worker<'a> {
             }
             let h = &self.history[me.index()][p.index()];
             *score += if self.board.combo(me, *p) >= Combo::Three {
-                h[HIST_ATTACK] / PARAMS.hist_attack_div
+                h[SLOT_THREAT] / PARAMS.hist_attack_div
             } else {
-                h[HIST_QUIET] / PARAMS.hist_quiet_div
+                h[SLOT_CALM] / PARAMS.hist_quiet_div
             };
         }
         Ok(moves)
@@ -501,7 +501,7 @@ impl<'a> Worker<'a> {
     /// The history standing of `me`'s move `p` that reductions read.
     pub(super) fn history_standing(&self, me: Color, p: Pos) -> i32 {
         let h = &self.history[me.index()][p.index()];
-        h[HIST_ATTACK] + h[HIST_QUIET] * 780 / 1024 - PARAMS.stat_offset
+        h[SLOT_THREAT] + h[SLOT_CALM] * 780 / 1024 - PARAMS.history_offset
     }
 
     /// The singular test of the table move `p` (Stockfish's singular extension): the node
@@ -520,12 +520,13 @@ impl<'a> Worker<'a> {
         };
         let ply = plan.ply;
         let depth = st.depth;
-        let applies = ply > 0
-            && depth >= PARAMS.se_depth
-            && self.left_out[ply].is_none()
+        // The entry must be a lower bound short of a win from a search nearly as deep; the
+        // node deep enough, below the root, and not itself a test.
+        let entry_fits = matches!(bound, Bound::Lower | Bound::Exact)
             && table_score.abs() < WIN_THRESHOLD
-            && matches!(bound, Bound::Lower | Bound::Exact)
-            && table_depth as Depth >= depth - PARAMS.se_tt_depth;
+            && table_depth as Depth >= depth - PARAMS.singular_entry_slack;
+        let applies =
+            entry_fits && depth >= PARAMS.singular_depth && ply > 0 && self.left_out[ply].is_none();
         if !applies {
             return Ok(TableMoveTest::NotRun);
         }
@@ -533,12 +534,12 @@ impl<'a> Worker<'a> {
         // a ply less.
         let was_pv = !plan.pv && plan.pv_marked;
         let per_ply = if plan.renju {
-            PARAMS.se_margin_renju
+            PARAMS.singular_margin_renju
         } else {
-            PARAMS.se_margin
+            PARAMS.singular_margin
         } + 0.8 * was_pv as i32 as Depth;
         let bar = (table_score - (per_ply * depth) as i32).max(-WIN);
-        let test_depth = depth * PARAMS.se_reduction - was_pv as i32 as Depth;
+        let test_depth = depth * PARAMS.singular_test_share - was_pv as i32 as Depth;
         self.left_out[ply] = p;
         let without = self.search(bar - 1, bar, test_depth, ply, false, plan.expected_cut);
         self.left_out[ply] = Pos::NONE;
@@ -546,10 +547,10 @@ impl<'a> Worker<'a> {
             return Err(0);
         }
         if without < bar {
-            let far_margin = PARAMS.se_double - ((depth * 0.48) as i32).min(7);
+            let far_margin = PARAMS.singular_far_margin - ((depth * 0.48) as i32).min(7);
             let far = !plan.pv
                 && without < bar - far_margin
-                && self.line[ply].ext_surplus < PARAMS.se_extra_max;
+                && self.line[ply].ext_surplus < PARAMS.singular_double_room;
             return Ok(TableMoveTest::Singular { far });
         }
         if bar >= st.beta {
@@ -681,11 +682,11 @@ impl<'a> Worker<'a> {
         let best = st.best_move;
         let table = &mut self.history[me.index()];
         if self.board.combo(me, best) >= Combo::Three {
-            nudge(&mut table[best.index()][HIST_ATTACK], gain);
+            nudge(&mut table[best.index()][SLOT_THREAT], gain);
         } else if !plan.threats.threatened {
-            nudge(&mut table[best.index()][HIST_QUIET], gain);
+            nudge(&mut table[best.index()][SLOT_CALM], gain);
             for q in &st.lost_quiet {
-                nudge(&mut table[q.index()][HIST_QUIET], -gain);
+                nudge(&mut table[q.index()][SLOT_CALM], -gain);
             }
             let k = &mut self.killers[plan.ply];
             if k[0] != best {
@@ -693,7 +694,7 @@ impl<'a> Worker<'a> {
             }
         }
         for q in &st.lost_attacks {
-            nudge(&mut table[q.index()][HIST_ATTACK], -gain);
+            nudge(&mut table[q.index()][SLOT_THREAT], -gain);
         }
     }
 
@@ -822,7 +823,8 @@ fn distance(a: Pos, b: Pos) -> i32 {
     }
 }
 
-/// A line's surplus extensions from re-searches stop growing beyond this many plies.
+/// A line's surplus extensions from re-searches stop growing beyond this many plies
+/// (Rapfi's cap and value, docs/strength.md §2.2).
 const MAX_RESEARCH_SURPLUS: Depth = 5.0;
 
 #[cfg(test)]
