@@ -294,6 +294,14 @@ pub(super) struct NodeFacts {
     pub fours_in_a_row: bool,
 }
 
+/// Whether an expected cut node's evaluation is far above beta: by 12 a ply less 7, and 70
+/// more when the node answers a threat (its moves that make no four are then searched a
+/// ply shallower, [`extension`]).
+pub(super) fn far_above_beta(eval: i32, beta: i32, depth: Depth, threatened: bool) -> bool {
+    let margin = PARAMS.fhr_a + PARAMS.fhr_b * depth as i32 + PARAMS.fhr_c * threatened as i32;
+    eval >= beta + margin
+}
+
 /// Razoring: a shallow non-PV node far below alpha, or one facing an open three, is handed
 /// to the leaf search (its fours, else the evaluation). Not when alpha is a won score the
 /// table may know more of.
@@ -628,6 +636,17 @@ mod tests {
         assert_eq!(
             pv_depth_with_shallow_entry(30.0, 0),
             30.0 - PARAMS.pv_shallow_entry_cap
+        );
+    }
+
+    #[test]
+    fn far_above_beta_by_a_margin_per_ply() {
+        let margin = PARAMS.fhr_a + PARAMS.fhr_b * 3;
+        assert!(far_above_beta(margin, 0, 3.0, false));
+        assert!(!far_above_beta(margin - 1, 0, 3.0, false));
+        assert!(
+            !far_above_beta(margin, 0, 3.0, true),
+            "more margin under threat"
         );
     }
 

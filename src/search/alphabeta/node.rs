@@ -133,7 +133,7 @@ impl<'a> Worker<'a> {
             Ok(moves) => moves,
             Err(score) => return score,
         };
-        let plan = self.plan(
+        let plan = NodePlan {
             ply,
             pv,
             expected_cut,
@@ -141,9 +141,15 @@ impl<'a> Worker<'a> {
             table,
             judged,
             pv_marked,
-            depth,
-            beta,
-        );
+            renju: self.renju(),
+            our_last: self.last_move_of_ply(ply, 2),
+            their_last: self.last_move_of_ply(ply, 1),
+            killers: self.killers[ply],
+            far_above_beta: !pv
+                && expected_cut
+                && decide::far_above_beta(judged.eval, beta, depth, threats.threatened),
+            move_budget: move_count_limit(depth, judged.improving),
+        };
         let mut state = LoopState {
             alpha,
             beta,
@@ -359,41 +365,6 @@ impl<'a> Worker<'a> {
             };
         }
         Ok(moves)
-    }
-
-    /// What the move loop needs that stays fixed over it.
-    #[allow(clippy::too_many_arguments)]
-    fn plan(
-        &self,
-        ply: usize,
-        pv: bool,
-        expected_cut: bool,
-        threats: Threats,
-        table: TableView,
-        judged: Judgement,
-        pv_marked: bool,
-        depth: Depth,
-        beta: i32,
-    ) -> NodePlan {
-        let cut_margin = PARAMS.fhr_a + PARAMS.fhr_b * depth as i32;
-        let far_above_beta = !pv
-            && expected_cut
-            && judged.eval >= beta + cut_margin + PARAMS.fhr_c * threats.threatened as i32;
-        NodePlan {
-            ply,
-            pv,
-            expected_cut,
-            threats,
-            table,
-            judged,
-            pv_marked,
-            renju: self.renju(),
-            our_last: self.last_move_of_ply(ply, 2),
-            their_last: self.last_move_of_ply(ply, 1),
-            killers: self.killers[ply],
-            far_above_beta,
-            move_budget: move_count_limit(depth, judged.improving),
-        }
     }
 
     /// The move played `back` plies before `ply` (1: the opponent's last, 2: ours), from the
