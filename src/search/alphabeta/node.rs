@@ -413,7 +413,7 @@ impl<'a> Worker<'a> {
             } else {
                 TableMoveTest::NotRun
             };
-            // The test searched this node again and may have changed the history.
+            // Read only now: the test searched this node again and may have changed it.
             facts.history = self.history_standing(me, p);
             let ext = decide::extension(&facts, table_move, test);
             let score = self.search_move(plan, st, &facts, p, ext);
@@ -465,7 +465,8 @@ impl<'a> Worker<'a> {
             from_our_last: distance(p, plan.our_last),
             from_their_last: distance(p, plan.their_last),
             killer: plan.killers.contains(&p),
-            history: self.history_standing(me, p),
+            // Set by the move loop after the table move's test (pruning does not read it).
+            history: 0,
         }
     }
 
