@@ -156,6 +156,12 @@ params! {
     root_lmr_from: i32 = 2,
     /// Aspiration window: first half-width.
     asp_window: i32 = 13,
+    /// The static verdicts of the threat counts (straight four, four-three) at nodes and
+    /// leaves: 1 on, 0 off (a switch for measuring the rule, docs/strength.md §2.2).
+    static_verdicts: i32 = 1,
+    /// The small VCF of nodes near the root runs up to this ply (0: never; a switch for
+    /// measuring the rule, docs/strength.md §2.2).
+    near_root_vcf_ply: i32 = 2,
 }
 
 impl Default for Params {

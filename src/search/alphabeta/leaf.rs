@@ -122,7 +122,7 @@ impl Worker<'_> {
         if self.ev.five_points(me.opponent()) > 0 {
             return self.leaf_block(alpha, beta, depth, ply);
         }
-        if !self.board.rule().has_caps() {
+        if !self.board.rule().has_caps() && PARAMS.static_verdicts != 0 {
             if let Some(plies) = self.threat_verdict() {
                 return WIN - ply_i - plies;
             }

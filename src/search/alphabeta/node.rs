@@ -213,7 +213,7 @@ impl<'a> Worker<'a> {
         if their_fives >= 2 && !caro {
             return Err(-(WIN - ply_i - 2));
         }
-        if their_fives == 0 && !caro {
+        if their_fives == 0 && !caro && PARAMS.static_verdicts != 0 {
             if let Some(plies) = self.threat_verdict() {
                 return Err(WIN - ply_i - plies);
             }
@@ -325,7 +325,8 @@ impl<'a> Worker<'a> {
         if depth <= 0.0 {
             return Err(self.leaf_search(alpha, beta, depth, ply));
         }
-        let near_root = ply <= 2 && depth >= 3.0 && self.left_out[ply].is_none();
+        let near_root =
+            ply as i32 <= PARAMS.near_root_vcf_ply && depth >= 3.0 && self.left_out[ply].is_none();
         if near_root && self.ev.four_line_points(self.board.side_to_move()) > 0 {
             if let Some(score) = self.vcf_win(NODE_VCF_NODES, ply as i32) {
                 return Err(score);
