@@ -82,28 +82,20 @@ pub fn stdout_wants_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-/// A text diagram of `board` with `marks`: column letters above and below, row numbers on
-/// both sides, row 1 at the top; `X` black, `O` white, `#` a dead stone, `.` empty; the last
-/// move in parentheses `(X)`; `!` a point forbidden to black; `1`..`9` the line (later moves
-/// of a longer line are not drawn), `*` the best move without a line. With
-/// [`Marks::number_stones`] nothing changes (text has no room for numbers); a legend line
-/// follows when marks are shown, and the caption after it. With `color`, ANSI colours.
-pub fn diagram(board: &Board, marks: &Marks, color: bool) -> String {
+/// Which marks a diagram's symbols show, for its legend.
+#[derive(Default)]
+struct Shown {
+    forbidden: bool,
+    line: bool,
+    best: bool,
+}
+
+/// The diagram's symbol of every point, indexed `[y][x]` by board row (not picture row),
+/// and which marks they show.
+fn symbols(board: &Board, marks: &Marks) -> (Vec<Vec<char>>, Shown) {
     let (w, h) = (board.width(), board.height());
-    let last = if marks.last_move {
-        board.last_move()
-    } else {
-        Pos::NONE
-    };
-    let paint = |code: &str, text: &str| -> String {
-        if color {
-            format!("{code}{text}{}", ansi::RESET)
-        } else {
-            text.to_string()
-        }
-    };
     let mut symbol = vec![vec!['.'; w]; h];
-    let mut used = (false, false, false, false);
+    let mut shown = Shown::default();
     for (y, row) in symbol.iter_mut().enumerate() {
         for (x, cell) in row.iter_mut().enumerate() {
             *cell = match board.cell(Pos::new(x, y)) {
@@ -117,7 +109,7 @@ pub fn diagram(board: &Board, marks: &Marks, color: bool) -> String {
     for &(p, _) in &marks.forbidden {
         if board.contains(p) && board.is_empty(p) {
             symbol[p.y()][p.x()] = '!';
-            used.1 = true;
+            shown.forbidden = true;
         }
     }
     if marks.line.is_empty() {
@@ -126,69 +118,78 @@ pub fn diagram(board: &Board, marks: &Marks, color: bool) -> String {
             .filter(|&b| board.contains(b) && board.is_empty(b))
         {
             symbol[b.y()][b.x()] = '*';
-            used.3 = true;
+            shown.best = true;
         }
     }
     for (i, &p) in marks.line.iter().enumerate().take(9) {
         if board.contains(p) && board.is_empty(p) && symbol[p.y()][p.x()] != '1' {
             symbol[p.y()][p.x()] = char::from(b'1' + i as u8);
-            used.2 = true;
+            shown.line = true;
         }
     }
-    let label_w = h.to_string().len();
-    let letters: String = (0..w)
-        .map(|x| format!(" {}", column_label(x)))
-        .collect::<String>();
-    let header = format!(
-        "{}  {}\n",
-        " ".repeat(label_w),
-        paint(ansi::DIM, letters.trim_start())
-    );
-    let mut s = header.clone();
-    for (y, row) in symbol.iter().enumerate() {
-        s.push_str(&paint(ansi::DIM, &format!("{:>label_w$}", row_label(y))));
-        s.push(' ');
-        for (x, &c) in row.iter().enumerate() {
-            let p = Pos::new(x, y);
-            let left = if p == last {
-                '('
-            } else if x > 0 && Pos::new(x - 1, y) == last {
-                ')'
-            } else {
-                ' '
-            };
-            if left == ' ' {
-                s.push(' ');
-            } else {
-                s.push_str(&paint(ansi::LAST, &left.to_string()));
-            }
-            let code = match c {
-                'X' => ansi::BLACK_STONE,
-                'O' => ansi::WHITE_STONE,
-                '!' => ansi::FORBIDDEN,
-                '.' | '#' => ansi::DIM,
-                _ => ansi::LINE,
-            };
-            s.push_str(&paint(code, &c.to_string()));
-        }
-        if last.y() == y && last.x() == w - 1 && !last.is_none() {
-            s.push_str(&paint(ansi::LAST, ")"));
+    (symbol, shown)
+}
+
+/// `text` in the ANSI colour `code` when `color`, else as it is.
+fn paint(color: bool, code: &str, text: &str) -> String {
+    if color {
+        format!("{code}{text}{}", ansi::RESET)
+    } else {
+        text.to_string()
+    }
+}
+
+/// One board line of a diagram, newline included: the label of board row `y`, the row's
+/// symbols (the `last` move in parentheses), the label again; `label_w` is the labels'
+/// width in characters.
+fn board_line(row: &[char], y: usize, last: Pos, label_w: usize, color: bool) -> String {
+    let w = row.len();
+    let mut s = paint(color, ansi::DIM, &format!("{:>label_w$}", row_label(y)));
+    s.push(' ');
+    for (x, &c) in row.iter().enumerate() {
+        let p = Pos::new(x, y);
+        let left = if p == last {
+            '('
+        } else if x > 0 && Pos::new(x - 1, y) == last {
+            ')'
         } else {
+            ' '
+        };
+        if left == ' ' {
             s.push(' ');
+        } else {
+            s.push_str(&paint(color, ansi::LAST, &left.to_string()));
         }
-        s.push_str(&paint(ansi::DIM, &row_label(y)));
-        s.push('\n');
+        let code = match c {
+            'X' => ansi::BLACK_STONE,
+            'O' => ansi::WHITE_STONE,
+            '!' => ansi::FORBIDDEN,
+            '.' | '#' => ansi::DIM,
+            _ => ansi::LINE,
+        };
+        s.push_str(&paint(color, code, &c.to_string()));
     }
-    s.push_str(&header);
-    used.0 = !last.is_none() && board.contains(last);
+    if last.y() == y && last.x() == w - 1 && !last.is_none() {
+        s.push_str(&paint(color, ansi::LAST, ")"));
+    } else {
+        s.push(' ');
+    }
+    s.push_str(&paint(color, ansi::DIM, &row_label(y)));
+    s.push('\n');
+    s
+}
+
+/// The legend line of the marks a diagram shows (without its newline), if it shows any;
+/// `last` is the marked last move ([`Pos::NONE`] for none).
+fn legend(board: &Board, marks: &Marks, last: Pos, shown: &Shown) -> Option<String> {
     let mut legend = Vec::new();
-    if used.0 {
+    if !last.is_none() && board.contains(last) {
         legend.push(format!("({}) last move", stone_char(board, last)));
     }
-    if used.1 {
+    if shown.forbidden {
         legend.push("! forbidden for black".to_string());
     }
-    if used.2 {
+    if shown.line {
         let n = marks.line.len().min(9);
         let first = board.side_to_move();
         legend.push(format!(
@@ -201,11 +202,43 @@ pub fn diagram(board: &Board, marks: &Marks, color: bool) -> String {
             first.name()
         ));
     }
-    if used.3 {
+    if shown.best {
         legend.push("* best move".to_string());
     }
-    if !legend.is_empty() {
-        s.push_str(&format!("X black, O white; {}\n", legend.join(", ")));
+    (!legend.is_empty()).then(|| format!("X black, O white; {}", legend.join(", ")))
+}
+
+/// A text diagram of `board` with `marks`: column letters above and below, row numbers on
+/// both sides, row 1 at the top; `X` black, `O` white, `#` a dead stone, `.` empty; the last
+/// move in parentheses `(X)`; `!` a point forbidden to black; `1`..`9` the line (later moves
+/// of a longer line are not drawn), `*` the best move without a line. With
+/// [`Marks::number_stones`] nothing changes (text has no room for numbers); a legend line
+/// follows when marks are shown, and the caption after it. With `color`, ANSI colours.
+pub fn diagram(board: &Board, marks: &Marks, color: bool) -> String {
+    let (w, h) = (board.width(), board.height());
+    let last = if marks.last_move {
+        board.last_move()
+    } else {
+        Pos::NONE
+    };
+    let (symbol, shown) = symbols(board, marks);
+    let label_w = h.to_string().len();
+    let letters: String = (0..w)
+        .map(|x| format!(" {}", column_label(x)))
+        .collect::<String>();
+    let header = format!(
+        "{}  {}\n",
+        " ".repeat(label_w),
+        paint(color, ansi::DIM, letters.trim_start())
+    );
+    let mut s = header.clone();
+    for (y, row) in symbol.iter().enumerate() {
+        s.push_str(&board_line(row, y, last, label_w, color));
+    }
+    s.push_str(&header);
+    if let Some(line) = legend(board, marks, last, &shown) {
+        s.push_str(&line);
+        s.push('\n');
     }
     if let Some(c) = &marks.caption {
         s.push_str(c);
