@@ -3,6 +3,7 @@
 //! their pictures are drawn (`--orientation`).
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
@@ -258,88 +259,93 @@ fn weights_errors_name_the_file_and_spare_the_protocols_stderr() {
     let _ = std::fs::remove_file(&bad);
 }
 
-/// `--orientation book` draws row 1 at the bottom, in the diagram and in the SVG; the
-/// notation does not change (the white stone `7,8` is h9 either way), only where it is drawn.
+/// The pictures `forbidden` draws of the moves `7,7 7,8 8,7` (h8, h9, i8) with
+/// `--orientation orientation`: the diagram's 17 lines (letters, 15 rows, letters) and the
+/// SVG's text.
+fn pictures(orientation: &str) -> (Vec<String>, String) {
+    // A file of its own for every call: the tests run in parallel.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, Ordering::Relaxed);
+    let svg = tmp(&format!("{orientation}-{n}.svg"));
+    let args = ["forbidden", "--moves", "7,7 7,8 8,7", "--board", "--svg"];
+    let (code, out, err) = run(&[
+        &args[..],
+        &[svg.to_str().unwrap(), "--orientation", orientation],
+    ]
+    .concat());
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<String> = out.lines().map(str::to_string).collect();
+    let header = lines.iter().position(|l| l.starts_with("    a b")).unwrap();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    (lines[header..header + 17].to_vec(), text)
+}
+
+/// In an SVG picture: the `cx` and `cy` of the one white stone (which must be h9), and the
+/// row labels of the left side from top to bottom.
+fn white_stone_and_row_labels(svg: &str) -> (String, String, Vec<String>) {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let h9 = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("stone white"))
+        .unwrap();
+    assert_eq!(h9.attribute("data-point"), Some("h9"));
+    let mut left: Vec<(u32, String)> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("coord") && n.attribute("x") == Some("18"))
+        .map(|n| {
+            let y = n.attribute("y").unwrap().parse().unwrap();
+            (y, n.text().unwrap().to_string())
+        })
+        .collect();
+    left.sort();
+    let at = |a: &str| h9.attribute(a).unwrap().to_string();
+    (
+        at("cx"),
+        at("cy"),
+        left.into_iter().map(|(_, t)| t).collect(),
+    )
+}
+
+/// `--orientation book` draws the diagram with row 1 on its last board line; the notation
+/// does not change (the white stone `7,8` is h9 either way, on the line labelled 9), only
+/// where it is drawn. The default is screen, row 1 first.
 #[test]
-fn book_orientation_turns_the_pictures_over() {
-    let svg = |name: &str| tmp(name).to_str().unwrap().to_string();
-    let (screen_svg, book_svg) = (svg("screen.svg"), svg("book.svg"));
-    let args = |orientation: &str, file: &str| -> Vec<String> {
-        [
-            "forbidden",
-            "--moves",
-            "7,7 7,8 8,7",
-            "--board",
-            "--svg",
-            file,
-            "--orientation",
-            orientation,
-        ]
-        .map(str::to_string)
-        .to_vec()
-    };
-    let diagram = |orientation: &str, file: &str| -> Vec<String> {
-        let a = args(orientation, file);
-        let (code, out, err) = run(&a.iter().map(String::as_str).collect::<Vec<_>>());
-        assert_eq!(code, 0, "{err}");
-        let lines: Vec<String> = out.lines().map(str::to_string).collect();
-        let header = lines
-            .iter()
-            .position(|l| l.starts_with("    a b c"))
-            .unwrap();
-        lines[header..header + 17].to_vec()
-    };
-    let screen = diagram("screen", &screen_svg);
-    let book = diagram("book", &book_svg);
+fn book_orientation_turns_the_diagram_over() {
+    let (book, _) = pictures("book");
+    let (screen, _) = pictures("screen");
     assert_eq!(book[0], "    a b c d e f g h i j k l m n o");
     assert_eq!(book[1], "15  . . . . . . . . . . . . . . . 15");
     assert_eq!(book[7], " 9  . . . . . . . O . . . . . . . 9");
     assert_eq!(book[8], " 8  . . . . . . . X(X). . . . . . 8");
     assert_eq!(book[15], " 1  . . . . . . . . . . . . . . . 1");
     assert_eq!(book[16], book[0]);
-    // The default, screen: row 1 first, h9 on the ninth board line.
     assert_eq!(screen[1], " 1  . . . . . . . . . . . . . . . 1");
     assert_eq!(screen[9], book[7]);
     let (code, out, _) = run(&["forbidden", "--moves", "h8,h9,i8", "--board"]);
     assert_eq!(code, 0);
     assert!(out.contains(&screen[1..16].join("\n")), "{out}");
-    // The SVG: the white stone h9 moves from the ninth grid line from the top (y 40 + 8 x
-    // 32) to the seventh (40 + 6 x 32); its column stays; the row labels turn over.
-    let stone_and_labels = |path: &str| -> (String, String, Vec<String>) {
-        let text = std::fs::read_to_string(path).unwrap();
-        let doc = roxmltree::Document::parse(&text).unwrap();
-        let h9 = doc
-            .descendants()
-            .find(|n| n.attribute("class") == Some("stone white"))
-            .unwrap();
-        assert_eq!(h9.attribute("data-point"), Some("h9"));
-        let mut left: Vec<(u32, String)> = doc
-            .descendants()
-            .filter(|n| n.attribute("class") == Some("coord") && n.attribute("x") == Some("18"))
-            .map(|n| {
-                (
-                    n.attribute("y").unwrap().parse().unwrap(),
-                    n.text().unwrap().into(),
-                )
-            })
-            .collect();
-        left.sort();
-        let rows = left.into_iter().map(|(_, t)| t).collect();
-        let at = |a: &str| h9.attribute(a).unwrap().to_string();
-        (at("cx"), at("cy"), rows)
-    };
-    let (screen_x, screen_y, screen_rows) = stone_and_labels(&screen_svg);
-    let (book_x, book_y, book_rows) = stone_and_labels(&book_svg);
+}
+
+/// `--orientation book` in the SVG: the white stone h9 moves from the ninth grid line from
+/// the top (y 40 + 8 x 32) to the seventh (40 + 6 x 32), its column stays, and the row
+/// labels read 15 down to 1.
+#[test]
+fn book_orientation_turns_the_svg_over() {
+    let (screen_x, screen_y, screen_rows) = white_stone_and_row_labels(&pictures("screen").1);
+    let (book_x, book_y, book_rows) = white_stone_and_row_labels(&pictures("book").1);
     assert_eq!((screen_y.as_str(), book_y.as_str()), ("296", "232"));
     assert_eq!(screen_x, book_x);
     let rows: Vec<String> = (1..=15).map(|r| r.to_string()).collect();
     assert_eq!(screen_rows, rows);
     assert_eq!(book_rows, rows.into_iter().rev().collect::<Vec<_>>());
-    for f in [screen_svg, book_svg] {
-        let _ = std::fs::remove_file(f);
-    }
-    // A way up that is neither: exit 2 and one line naming the flag and the choices.
-    for tool in ["forbidden", "analyze", "solve", "demo"] {
+}
+
+/// A way up that is neither book nor screen: exit 2 and one line naming the flag and the
+/// choices, on every tool that takes `--orientation`.
+#[test]
+fn a_bad_orientation_exits_2_with_one_line() {
+    for tool in ["forbidden", "analyze", "solve", "demo", "play"] {
         assert_bad(
             &[tool, "--orientation", "upside-down"],
             "invalid value 'upside-down' for '--orientation <ORIENTATION>'",
