@@ -5,7 +5,8 @@
 //! prints plain text or exactly one JSON object, and returns a process exit status: 0 on
 //! success, 2 on bad input (with a one-line reason on stderr, never a panic). With
 //! [`PictureArgs`] the tools also draw the position: a text diagram on stdout (`--board`) and
-//! an SVG file (`--svg FILE`), both in the orientation of docs/rules.md §1.
+//! an SVG file (`--svg FILE`), both with row 1 at the top or, with `--orientation book`, at
+//! the bottom (docs/rules.md §1).
 
 pub mod label;
 pub mod merge;
@@ -23,7 +24,7 @@ use crate::engine::{Engine, Options};
 use crate::gamefile::{read_game, replay, GameEnd, GameFormat, GameRecordText};
 use crate::search::{Limits, SearchResult};
 use crate::time::Budget;
-use crate::view::{diagram, stdout_wants_color, svg::to_svg, Marks};
+use crate::view::{diagram, stdout_wants_color, svg::to_svg, Marks, Orientation};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -601,6 +602,10 @@ pub struct DemoArgs {
     /// names are refused); every format records the rule.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Which way up to draw the board: screen (row 1 at the top) or book (row 1 at the
+    /// bottom, as renju books); docs/rules.md §1.
+    #[arg(long, value_enum, default_value_t = Orientation::Screen)]
+    pub orientation: Orientation,
 }
 
 /// Runs `demo`; returns the exit status. On a terminal the board is redrawn in place;
@@ -643,7 +648,11 @@ pub fn demo(args: &DemoArgs) -> i32 {
         rule, w, h, args.move_ms
     );
     let redraw = |board: &Board, status: &str| {
-        let picture = diagram(board, &Marks::for_position(board), color);
+        let marks = Marks {
+            orientation: args.orientation,
+            ..Marks::for_position(board)
+        };
+        let picture = diagram(board, &marks, color);
         if color {
             // A terminal: draw over the previous board instead of scrolling.
             print!("\x1b[H\x1b[2J{title}\n{picture}{status}\n");

@@ -1,6 +1,9 @@
 //! The one-shot command-line tools: `forbidden` and `analyze`, their output formats and their
-//! handling of bad input (exit status 2, one line on stderr, never a panic).
+//! handling of bad input (exit status 2, one line on stderr, never a panic), and the way up
+//! their pictures are drawn (`--orientation`).
+use std::path::PathBuf;
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
@@ -12,6 +15,22 @@ fn run(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("tools-{}-{name}", std::process::id()))
+}
+
+/// Asserts a bad-input exit: status 2, nothing on stdout, one line on stderr containing
+/// `want`.
+fn assert_bad(args: &[&str], want: &str) {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 2, "{args:?}: {out}{err}");
+    assert!(out.is_empty(), "{args:?}: {out}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(want), "{args:?}: {err}");
 }
 
 #[test]
@@ -238,4 +257,99 @@ fn weights_errors_name_the_file_and_spare_the_protocols_stderr() {
         "{out}"
     );
     let _ = std::fs::remove_file(&bad);
+}
+
+/// The pictures `forbidden` draws of the moves `7,7 7,8 8,7` (h8, h9, i8) with
+/// `--orientation orientation`: the diagram's 17 lines (letters, 15 rows, letters) and the
+/// SVG's text.
+fn pictures(orientation: &str) -> (Vec<String>, String) {
+    // A file of its own for every call: the tests run in parallel.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, Ordering::Relaxed);
+    let svg = tmp(&format!("{orientation}-{n}.svg"));
+    let args = ["forbidden", "--moves", "7,7 7,8 8,7", "--board", "--svg"];
+    let (code, out, err) = run(&[
+        &args[..],
+        &[svg.to_str().unwrap(), "--orientation", orientation],
+    ]
+    .concat());
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<String> = out.lines().map(str::to_string).collect();
+    let header = lines.iter().position(|l| l.starts_with("    a b")).unwrap();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    (lines[header..header + 17].to_vec(), text)
+}
+
+/// In an SVG picture: the `cx` and `cy` of the one white stone (which must be h9), and the
+/// row labels of the left side from top to bottom.
+fn white_stone_and_row_labels(svg: &str) -> (String, String, Vec<String>) {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let h9 = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("stone white"))
+        .unwrap();
+    assert_eq!(h9.attribute("data-point"), Some("h9"));
+    let mut left: Vec<(u32, String)> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("coord") && n.attribute("x") == Some("18"))
+        .map(|n| {
+            let y = n.attribute("y").unwrap().parse().unwrap();
+            (y, n.text().unwrap().to_string())
+        })
+        .collect();
+    left.sort();
+    let at = |a: &str| h9.attribute(a).unwrap().to_string();
+    (
+        at("cx"),
+        at("cy"),
+        left.into_iter().map(|(_, t)| t).collect(),
+    )
+}
+
+/// `--orientation book` draws the diagram with row 1 on its last board line; the notation
+/// does not change (the white stone `7,8` is h9 either way, on the line labelled 9), only
+/// where it is drawn. The default is screen, row 1 first.
+#[test]
+fn book_orientation_turns_the_diagram_over() {
+    let (book, _) = pictures("book");
+    let (screen, _) = pictures("screen");
+    assert_eq!(book[0], "    a b c d e f g h i j k l m n o");
+    assert_eq!(book[1], "15  . . . . . . . . . . . . . . . 15");
+    assert_eq!(book[7], " 9  . . . . . . . O . . . . . . . 9");
+    assert_eq!(book[8], " 8  . . . . . . . X(X). . . . . . 8");
+    assert_eq!(book[15], " 1  . . . . . . . . . . . . . . . 1");
+    assert_eq!(book[16], book[0]);
+    assert_eq!(screen[1], " 1  . . . . . . . . . . . . . . . 1");
+    assert_eq!(screen[9], book[7]);
+    let (code, out, _) = run(&["forbidden", "--moves", "h8,h9,i8", "--board"]);
+    assert_eq!(code, 0);
+    assert!(out.contains(&screen[1..16].join("\n")), "{out}");
+}
+
+/// `--orientation book` in the SVG: the white stone h9 moves from the ninth grid line from
+/// the top (y 40 + 8 x 32) to the seventh (40 + 6 x 32), its column stays, and the row
+/// labels read 15 down to 1.
+#[test]
+fn book_orientation_turns_the_svg_over() {
+    let (screen_x, screen_y, screen_rows) = white_stone_and_row_labels(&pictures("screen").1);
+    let (book_x, book_y, book_rows) = white_stone_and_row_labels(&pictures("book").1);
+    assert_eq!((screen_y.as_str(), book_y.as_str()), ("296", "232"));
+    assert_eq!(screen_x, book_x);
+    let rows: Vec<String> = (1..=15).map(|r| r.to_string()).collect();
+    assert_eq!(screen_rows, rows);
+    assert_eq!(book_rows, rows.into_iter().rev().collect::<Vec<_>>());
+}
+
+/// A way up that is neither book nor screen: exit 2 and one line naming the flag and the
+/// choices, on every tool that takes `--orientation`.
+#[test]
+fn a_bad_orientation_exits_2_with_one_line() {
+    for tool in ["forbidden", "analyze", "solve", "demo", "play"] {
+        assert_bad(
+            &[tool, "--orientation", "upside-down"],
+            "invalid value 'upside-down' for '--orientation <ORIENTATION>'",
+        );
+    }
+    assert_bad(&["forbidden", "--orientation", "sideways"], "book, screen");
 }

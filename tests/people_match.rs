@@ -199,6 +199,50 @@ fn records_load_back_and_pictures_show_the_games() {
             .filter(|e| e.attribute("class") == Some("move-number"))
             .count();
         assert_eq!(numbers, 9);
+        // Row 1 at the top by default: black's a1 on the top grid line.
+        assert_eq!(stone_y(&svg, "a1"), 40);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The SVG y of the stone at `point` in a game picture.
+fn stone_y(svg: &str, point: &str) -> u32 {
+    let doc = roxmltree::Document::parse(svg).expect("well-formed SVG");
+    let stone = doc
+        .descendants()
+        .find(|e| {
+            e.attribute("data-point") == Some(point)
+                && e.attribute("class")
+                    .is_some_and(|c| c.starts_with("stone "))
+        })
+        .unwrap_or_else(|| panic!("no stone at {point}"));
+    stone.attribute("cy").unwrap().parse().unwrap()
+}
+
+/// `--orientation book` turns the game pictures over: black's row a1..e1 (protocol y 0) is
+/// drawn on the bottom grid line (40 + 14 x 32), the records do not change.
+#[test]
+fn book_orientation_draws_the_games_row_1_at_the_bottom() {
+    let dir = out_dir("book");
+    let engine = fake().display().to_string();
+    let out = dir.to_str().unwrap();
+    let args = [
+        "--games",
+        "2",
+        "--svg",
+        "--orientation",
+        "book",
+        "--out",
+        out,
+    ];
+    let (code, out, err) = run(&mut match_cmd(&engine, &args));
+    assert_eq!(code, 0, "{out}{err}");
+    for n in 1..=2 {
+        let svg = std::fs::read_to_string(dir.join(format!("game-{n:04}.svg"))).unwrap();
+        assert_eq!(stone_y(&svg, "a1"), 40 + 14 * 32);
+        assert_eq!(stone_y(&svg, "e1"), 40 + 14 * 32);
+        let sgf = std::fs::read_to_string(dir.join(format!("game-{n:04}.sgf"))).unwrap();
+        assert!(sgf.contains(";B[aa]"), "{sgf}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

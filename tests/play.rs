@@ -299,9 +299,40 @@ fn engine_as_black_moves_first_and_bad_options_exit_2() {
         vec!["--rule", "2"],
         vec!["--size", "15x40"],
         vec!["--moves", "h8,h8"],
+        vec!["--orientation", "upside-down"],
     ] {
         let (code, out, err) = play(&args, "");
         assert_eq!(code, 2, "{args:?}: {out}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
+}
+
+/// `--orientation book`: the board is drawn with row 1 at the bottom, and moves are still
+/// typed in the one notation (h9 is `7,8`, drawn on the line labelled 9, the seventh from
+/// the top of a 15x15 board).
+#[test]
+fn book_orientation_draws_row_1_at_the_bottom() {
+    let (code, out, err) = play(
+        &[
+            "--rule",
+            "freestyle",
+            "--engine",
+            "none",
+            "--orientation",
+            "book",
+        ],
+        "h8\n7,8\nquit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let last_header = lines
+        .iter()
+        .rposition(|l| l.starts_with("    a b c"))
+        .unwrap();
+    let board = &lines[last_header - 16..=last_header];
+    assert_eq!(board[0], "    a b c d e f g h i j k l m n o");
+    assert_eq!(board[1], "15  . . . . . . . . . . . . . . . 15");
+    assert_eq!(board[7], " 9  . . . . . . .(O). . . . . . . 9");
+    assert_eq!(board[8], " 8  . . . . . . . X . . . . . . . 8");
+    assert_eq!(board[15], " 1  . . . . . . . . . . . . . . . 1");
 }

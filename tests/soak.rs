@@ -66,6 +66,7 @@ fn args(
         draw_200: false,
         restart_each_game: false,
         svg: false,
+        orientation: Default::default(),
         opening_rule: None,
         opening_n: 2,
         variant: "standard".into(),

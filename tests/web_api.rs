@@ -59,6 +59,17 @@ fn health_page_and_default_bind() {
         .starts_with("text/html"));
     assert!(page.body.contains("id=\"board\""), "{}", page.body);
     assert!(page.body.contains("/app.js"));
+    // The orientation toggle (docs/web.md): row 1 at the top (screen) or at the bottom (book).
+    assert!(
+        page.body.contains(r#"<select id="orientation""#),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains(r#"<option value="book">"#),
+        "{}",
+        page.body
+    );
     let js = s.get("/app.js");
     assert_eq!(js.status, 200);
     assert!(js

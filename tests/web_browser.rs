@@ -1,8 +1,8 @@
 //! The web board in a real browser: headless Chromium driven over WebDriver (chromedriver,
 //! with the `fantoccini` crate) against `pbrain-tianyuan serve`. It opens the page, plays
 //! moves by clicking, sees the engine's reply, its thinking (the principal variation as
-//! ghost stones) and black's forbidden points, undoes, and checks the page fits a phone's
-//! screen. Screenshots go to `target/web-test/`.
+//! ghost stones) and black's forbidden points, undoes, checks the page fits a phone's
+//! screen, and turns the board over (row 1 at the bottom) with the orientation toggle. Screenshots go to `target/web-test/`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without them
 //! the test writes `SKIPPED` and why on stderr (seen without `--nocapture`; the harness
@@ -517,6 +517,7 @@ async fn run_scenario(c: &Client, url: &str) -> Vec<PathBuf> {
         400
     );
     address_problems(c, url).await;
+    shots.push(orientation_toggle(c, url).await);
     shots
 }
 
@@ -600,4 +601,88 @@ async fn address_problems(c: &Client, url: &str) {
         "the page at /index.html",
     )
     .await;
+}
+
+/// The row labels of the board's left side, top to bottom, joined with commas.
+async fn left_row_labels(c: &Client) -> String {
+    let v = js(
+        c,
+        "Array.from(document.querySelectorAll('#board text.label')) \
+         .filter(t => /^[0-9]+$/.test(t.textContent) && t.getAttribute('x') === '19') \
+         .sort((a, b) => Number(a.getAttribute('y')) - Number(b.getAttribute('y'))) \
+         .map(t => t.textContent).join(',')",
+    )
+    .await;
+    v.as_str().unwrap().to_string()
+}
+
+/// The SVG y of the element matching the CSS selector `sel` (no single quotes in it).
+async fn y_of(c: &Client, sel: &str) -> u64 {
+    let expr = format!("Number(document.querySelector('{sel}').getAttribute('cy'))");
+    js(c, &expr).await.as_u64().unwrap()
+}
+
+/// The orientation toggle: row 1 at the top by default; "book" draws it at the bottom, the
+/// stones, row labels and click targets with it, the notation unchanged; the choice is
+/// remembered by the page, even when an address opens another position.
+async fn orientation_toggle(c: &Client, url: &str) -> PathBuf {
+    let stones_are =
+        |n: u64| format!("Number(document.getElementById('board').dataset.stones) === {n}");
+    c.goto(&format!(
+        "{url}?rule=freestyle&size=15&mode=off&moves=h8,h9"
+    ))
+    .await
+    .unwrap();
+    wait_until(c, &stones_are(2), "the position h8,h9").await;
+    assert_eq!(
+        js(c, "document.getElementById('orientation').value").await,
+        "screen"
+    );
+    assert_eq!(
+        js(c, "document.getElementById('board').dataset.orientation").await,
+        "screen"
+    );
+    // Row 9 is the ninth line from the top: y = 46 + 8 x 40.
+    assert_eq!(y_of(c, "#stones .stone[data-point=\"h9\"]").await, 366);
+    let top_down: Vec<String> = (1..=15).map(|r| r.to_string()).collect();
+    assert_eq!(left_row_labels(c).await, top_down.join(","));
+
+    select(c, "orientation", "book").await;
+    wait_until(
+        c,
+        "document.getElementById('board').dataset.orientation === 'book'",
+        "the board turned over",
+    )
+    .await;
+    // Row 9 is now the seventh line from the top (y = 46 + 6 x 40), its click target too.
+    assert_eq!(y_of(c, "#stones .stone[data-point=\"h9\"]").await, 286);
+    assert_eq!(y_of(c, "#hits .hit[data-point=\"h9\"]").await, 286);
+    let bottom_up: Vec<String> = top_down.iter().rev().cloned().collect();
+    assert_eq!(left_row_labels(c).await, bottom_up.join(","));
+    assert_eq!(stone_points(c).await, ["h8", "h9"]);
+    // A click on the point above h9 plays h10, drawn there.
+    click_point(c, "h10", 3).await;
+    assert_eq!(stone_points(c).await, ["h8", "h9", "h10"]);
+    assert_eq!(y_of(c, "#stones .stone[data-point=\"h10\"]").await, 246);
+    let shot = screenshot(c, "book.png").await;
+
+    // Remembered: an address with another position opens in book orientation too.
+    c.goto(&format!("{url}?rule=freestyle&size=15&mode=off&moves=h8"))
+        .await
+        .unwrap();
+    wait_until(c, &stones_are(1), "the position h8").await;
+    assert_eq!(
+        js(c, "document.getElementById('orientation').value").await,
+        "book"
+    );
+    assert_eq!(y_of(c, "#hits .hit[data-point=\"h1\"]").await, 46 + 14 * 40);
+    select(c, "orientation", "screen").await;
+    wait_until(
+        c,
+        "document.getElementById('board').dataset.orientation === 'screen'",
+        "the board back the usual way up",
+    )
+    .await;
+    assert_eq!(y_of(c, "#hits .hit[data-point=\"h1\"]").await, 46);
+    shot
 }

@@ -4,8 +4,11 @@
 
 // ---- Coordinates -------------------------------------------------------------------------
 // Notation: column letter from `a` on the left, row number from 1 (h8 = protocol 7,7).
-// The board is drawn with row 1 at the bottom.
-const ROW1_AT_BOTTOM = false;
+// The board is drawn with row 1 at the top ('screen', as Piskvork and SGF viewers) or at the
+// bottom ('book', as renju books): `state.orientation`, chosen on the page and remembered in
+// localStorage (docs/rules.md §1). Only the drawing turns over, never the notation.
+const ORIENTATIONS = ['screen', 'book'];
+const ORIENTATION_KEY = 'tianyuan-orientation';
 // SGF rows: the row letter is written as `size - 1 - y` (as the match runner's SGF records).
 const SGF_FLIP_ROWS = false;
 
@@ -35,6 +38,7 @@ const state = {
   mode: 'black',      // black | white | analysis | off
   timeMs: 1000,
   numbers: false,
+  orientation: 'screen', // screen (row 1 at the top) | book (row 1 at the bottom)
   pos: null,          // the answer of /api/position for the current moves
   info: null,         // the engine's latest report for the current position
   ghosts: [],         // the principal variation drawn on the board
@@ -282,7 +286,8 @@ function svg(tag, attrs, parent) {
 }
 
 function px(x) { return MARGIN + x * CELL; }
-function py(y) { return MARGIN + (ROW1_AT_BOTTOM ? state.size - 1 - y : y) * CELL; }
+// The y of board row `y` (0 = row 1): row 1 on the top line, or the bottom one in 'book'.
+function py(y) { return MARGIN + (state.orientation === 'book' ? state.size - 1 - y : y) * CELL; }
 
 function starPoints(n) {
   const c = (n - 1) / 2;
@@ -294,15 +299,17 @@ function starPoints(n) {
   return pts;
 }
 
-// Draws the parts that change only with the board size: wood, grid, labels, click targets.
+// Draws the parts that change only with the board size and the orientation: wood, grid,
+// labels, click targets.
 function drawStatic() {
   const n = state.size;
   const board = $('board');
-  if (board.dataset.size === String(n)) return;
+  if (board.dataset.size === String(n) && board.dataset.orientation === state.orientation) return;
   const span = 2 * MARGIN + (n - 1) * CELL;
   board.setAttribute('viewBox', `0 0 ${span} ${span}`);
   board.replaceChildren();
   board.dataset.size = n;
+  board.dataset.orientation = state.orientation;
   svg('rect', { class: 'wood', x: 1, y: 1, width: span - 2, height: span - 2, rx: 6 }, board);
   const grid = svg('g', {}, board);
   for (let i = 0; i < n; i++) {
@@ -628,11 +635,25 @@ function save() {
   } catch (e) { /* private mode */ }
 }
 
+// The orientation is a preference of the reader, kept apart from the game and its settings:
+// neither an address that opens a position nor `?fresh` changes it.
+function saveOrientation() {
+  try { localStorage.setItem(ORIENTATION_KEY, state.orientation); } catch (e) { /* private mode */ }
+}
+
+function restoreOrientation() {
+  try {
+    const o = localStorage.getItem(ORIENTATION_KEY);
+    if (ORIENTATIONS.includes(o)) state.orientation = o;
+  } catch (e) { /* private mode */ }
+}
+
 // Settings and game from the last visit, unless the address says otherwise: `?fresh` starts
 // afresh, and `?rule=R&size=N&moves=h8,h9` opens that position. What the address gets wrong
 // (a size outside 5..22, an unknown rule or mode, a move that is not a point of the board)
 // is said in the message line, never replaced silently; bad moves are dropped as a whole.
 function restore() {
+  restoreOrientation();
   const q = new URLSearchParams(location.search);
   if (q.has('fresh')) return;
   if (q.has('moves') || q.has('rule') || q.has('size')) {
@@ -688,6 +709,7 @@ function sanitize() {
   if (!Array.isArray(state.moves) || !state.moves.every((m) => typeof m === 'string')) state.moves = [];
   state.moves = state.moves.map((m) => m.trim().toLowerCase());
   state.numbers = !!state.numbers;
+  if (!ORIENTATIONS.includes(state.orientation)) state.orientation = 'screen';
 }
 
 function syncSelects() {
@@ -696,6 +718,7 @@ function syncSelects() {
   $('mode').value = state.mode;
   $('time').value = String(state.timeMs);
   $('numbers').checked = state.numbers;
+  $('orientation').value = state.orientation;
 }
 
 function init() {
@@ -732,6 +755,11 @@ function init() {
   });
   $('time').addEventListener('change', () => { state.timeMs = parseInt($('time').value, 10); save(); });
   $('numbers').addEventListener('change', () => { state.numbers = $('numbers').checked; save(); render(); });
+  $('orientation').addEventListener('change', () => {
+    state.orientation = $('orientation').value;
+    saveOrientation();
+    render();
+  });
   const setMoves = () => {
     try {
       loadGame({ moves: parseMoveList($('movesText').value, state.size) }).catch((e) => showMessage(e.message));

@@ -73,6 +73,10 @@ pub struct MatchArgs {
     /// order, the last move marked).
     #[arg(long)]
     pub svg: bool,
+    /// Which way up --svg draws the games: screen (row 1 at the top, as Piskvork and SGF
+    /// viewers) or book (row 1 at the bottom, as renju books); docs/rules.md §1.
+    #[arg(long, value_enum, default_value_t = crate::view::Orientation::Screen)]
+    pub orientation: crate::view::Orientation,
     /// Start every engine afresh for every game (END, then a new process) instead of
     /// reusing it with START.
     #[arg(long)]
@@ -153,8 +157,9 @@ pub struct MatchConfig {
     pub out: Option<PathBuf>,
     /// New processes for every game.
     pub restart_each_game: bool,
-    /// Draw each finished game as SVG next to its records.
-    pub svg: bool,
+    /// Draw each finished game as SVG next to its records, this way up (`None`: no
+    /// pictures).
+    pub svg: Option<crate::view::Orientation>,
     /// Things worth a word that do not stop the match (printed on stderr before it starts),
     /// e.g. openings made for another rule.
     pub warnings: Vec<String>,
@@ -327,7 +332,7 @@ impl MatchConfig {
             sprt,
             out: args.out.clone(),
             restart_each_game: args.restart_each_game,
-            svg: args.svg,
+            svg: args.svg.then_some(args.orientation),
             warnings,
             shard: args.shard,
         })

@@ -36,10 +36,10 @@ pub(super) fn write_game(
         &dir.join(format!("{stem}.sgf")),
         &record::to_sgf(&info, rec),
     )?;
-    if cfg.svg {
+    if let Some(orientation) = cfg.svg {
         write_file(
             &dir.join(format!("{stem}.svg")),
-            &game_picture(cfg, &info, rec),
+            &game_picture(cfg, &info, rec, orientation),
         )?;
     }
     let mut log = format!(
@@ -56,12 +56,14 @@ pub(super) fn write_game(
     write_file(&dir.join(format!("{stem}.log")), &log)
 }
 
-/// The SVG picture of a finished game: the final position, stones numbered in move order,
-/// the last move marked, and a caption with the players and the result.
+/// The SVG picture of a finished game, drawn `orientation` up: the final position, stones
+/// numbered in move order, the last move marked, and a caption with the players and the
+/// result.
 pub(super) fn game_picture(
     cfg: &MatchConfig,
     info: &record::RecordInfo,
     rec: &GameRecord,
+    orientation: crate::view::Orientation,
 ) -> String {
     let mut board = crate::board::Board::new(cfg.game.size, cfg.game.size, cfg.game.rule)
         .expect("board size checked by the caller");
@@ -80,6 +82,7 @@ pub(super) fn game_picture(
             info.white,
             record::result_phrase(rec)
         )),
+        orientation,
         ..crate::view::Marks::default()
     };
     crate::view::svg::to_svg(&board, &marks)

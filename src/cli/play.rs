@@ -12,7 +12,8 @@
 //! stone, forbidden to black in renju), is answered with a message that repeats it (as a
 //! short escaped [`crate::core::excerpt`]), and nothing changes.
 //!
-//! After each move the board is drawn ([`crate::view::diagram`]): coordinates on every side,
+//! After each move the board is drawn ([`crate::view::diagram`], row 1 at the top or, with
+//! `--orientation book`, at the bottom): coordinates on every side,
 //! the last move in parentheses and, in renju with black to move, black's forbidden points;
 //! colours only when stdout is a terminal. The engine's moves come with their score (from
 //! the engine's side: `win in N plies`, `loss in N plies`, or evaluation units), depth and
@@ -26,7 +27,7 @@ use crate::engine::Engine;
 use crate::gamefile::{game_text, read_game, replay, GameFormat, GameRecordText};
 use crate::search::Limits;
 use crate::time::Budget;
-use crate::view::{diagram, stdout_wants_color, Marks};
+use crate::view::{diagram, stdout_wants_color, Marks, Orientation};
 use clap::Args;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
@@ -51,6 +52,10 @@ pub struct PlayArgs {
     /// Transposition table size in MiB, 1..=65536.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
+    /// Which way up to draw the board: screen (row 1 at the top) or book (row 1 at the
+    /// bottom, as renju books); moves are typed the same either way (docs/rules.md §1).
+    #[arg(long, value_enum, default_value_t = Orientation::Screen)]
+    pub orientation: Orientation,
 }
 
 /// The one-line reminder printed at the start and after input that is not understood.
@@ -58,8 +63,8 @@ const USAGE: &str = "Type a move (h8 or 7,7), or a command: undo, hint, resign, 
 
 /// What `help` prints: every command with what it does.
 pub const HELP: &str = "\
-Moves: a point in notation (h8: column letter, row number from 1 at the top) or as x,y
-  from 0 (7,7). Black moves first; in renju black's forbidden points are refused.
+Moves: a point in notation (h8: the column letter and the row number, as the board's
+  labels show them) or as x,y from 0 (7,7). Black moves first; in renju black's forbidden points are refused.
 Commands:
   undo       take back your last move and the engine's answer to it (after a
              resignation: take back the resignation only)
@@ -84,6 +89,7 @@ struct Game {
     /// Whether `over` is a resignation (which `undo` takes back without a move).
     resigned: bool,
     color: bool,
+    orientation: Orientation,
 }
 
 /// Runs `play`; returns the exit status (2 for bad arguments, else 0).
@@ -131,6 +137,7 @@ pub fn run(args: &PlayArgs) -> i32 {
         over: None,
         resigned: false,
         color: stdout_wants_color(),
+        orientation: args.orientation,
     };
     game.over = position.over().map(|text| {
         let code = position
@@ -191,7 +198,11 @@ impl Game {
     /// Prints the board and whose turn it is (or the result).
     fn show(&self) {
         let b = &self.board;
-        print!("{}", diagram(b, &Marks::for_position(b), self.color));
+        let marks = Marks {
+            orientation: self.orientation,
+            ..Marks::for_position(b)
+        };
+        print!("{}", diagram(b, &marks, self.color));
         match &self.over {
             Some((text, _)) => println!("Game over: {text}."),
             None => println!("Move {}: {} to move.", b.ply() + 1, b.side_to_move().name()),

@@ -252,12 +252,18 @@ impl PositionArgs {
 /// Pictures of the position a tool looked at.
 #[derive(Args, Debug, Clone, Default)]
 pub struct PictureArgs {
-    /// Print a diagram of the board (row 1 at the top; not with --json).
+    /// Print a diagram of the board (row 1 at the top unless --orientation book; not with
+    /// --json).
     #[arg(long)]
     pub board: bool,
     /// Write an SVG picture of the position to FILE.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Which way up --board and --svg draw the board: screen (row 1 at the top, as Piskvork
+    /// and SGF viewers) or book (row 1 at the bottom, as renju books); the notation is the
+    /// same either way (docs/rules.md §1).
+    #[arg(long, value_enum, default_value_t = Orientation::Screen)]
+    pub orientation: Orientation,
 }
 
 impl PictureArgs {
@@ -271,10 +277,15 @@ impl PictureArgs {
         Ok(())
     }
 
-    /// Prints the diagram (with `--board`) and writes the SVG (with `--svg`).
+    /// Prints the diagram (with `--board`) and writes the SVG (with `--svg`), both drawn in
+    /// `--orientation` (whatever `marks` says).
     ///
     /// Errors: the SVG file cannot be written.
     pub fn draw(&self, board: &Board, marks: &Marks) -> Result<(), String> {
+        let marks = &Marks {
+            orientation: self.orientation,
+            ..marks.clone()
+        };
         if self.board {
             print!("{}", diagram(board, marks, stdout_wants_color()));
         }

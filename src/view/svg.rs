@@ -1,4 +1,5 @@
-//! SVG pictures of a position (see the module docs of [`crate::view`] for the orientation).
+//! SVG pictures of a position (see the module docs of [`crate::view`] for the orientation:
+//! row 1 at the top, or at the bottom with [`super::Orientation::Book`]).
 //!
 //! The picture is a standalone SVG 1.1 document: a wooden board, the grid, star points on
 //! 15x15 and 19x19, coordinate labels on all four sides (`<text class="coord">`), one
@@ -34,7 +35,9 @@ pub fn to_svg(board: &Board, marks: &Marks) -> String {
     let width = 2 * MARGIN + (w - 1) * CELL;
     let height = 2 * MARGIN + (h - 1) * CELL + caption_h;
     let cx = |x: usize| MARGIN + x * CELL;
-    let cy = |y: usize| MARGIN + y * CELL;
+    // The y of board row `y`, and of the top and bottom lines of the grid.
+    let cy = |y: usize| MARGIN + marks.orientation.picture_row(y, h) * CELL;
+    let (top, bottom) = (MARGIN, MARGIN + (h - 1) * CELL);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -52,8 +55,8 @@ pub fn to_svg(board: &Board, marks: &Marks) -> String {
             s,
             r#"<line x1="{0}" y1="{1}" x2="{0}" y2="{2}"/>"#,
             cx(x),
-            cy(0),
-            cy(h - 1)
+            top,
+            bottom
         );
     }
     for y in 0..h {
@@ -95,7 +98,7 @@ pub fn to_svg(board: &Board, marks: &Marks) -> String {
         r##"<g class="coords" font-size="13" fill="#3a2a10" text-anchor="middle">"##
     );
     for x in 0..w {
-        for y_text in [MARGIN / 2 + 4, cy(h - 1) + MARGIN / 2 + 8] {
+        for y_text in [MARGIN / 2 + 4, bottom + MARGIN / 2 + 8] {
             let _ = writeln!(
                 s,
                 r#"<text class="coord" x="{}" y="{}">{}</text>"#,
@@ -253,6 +256,7 @@ pub fn to_svg(board: &Board, marks: &Marks) -> String {
 mod tests {
     use super::*;
     use crate::core::{parse_point_list, Rule};
+    use crate::view::Orientation;
 
     #[test]
     fn svg_has_stones_labels_and_marks() {
@@ -296,5 +300,61 @@ mod tests {
             .find(|l| l.contains(r#"class="last""#))
             .unwrap();
         assert!(dot.contains(r##"r="5" fill="#e02020""##), "{dot}");
+    }
+
+    /// The attribute `name` of the first element of `svg` matching `pred`.
+    fn attr(svg: &str, pred: impl Fn(roxmltree::Node) -> bool, name: &str) -> String {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        let node = doc.descendants().find(|n| pred(*n)).unwrap();
+        node.attribute(name).unwrap().to_string()
+    }
+
+    /// The row labels of the left side, top to bottom.
+    fn left_row_labels(svg: &str) -> Vec<String> {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        let mut labels: Vec<(usize, String)> = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("coord"))
+            .filter(|n| n.attribute("x") == Some(&(MARGIN / 2 - 2).to_string()))
+            .map(|n| {
+                let y = n.attribute("y").unwrap().parse().unwrap();
+                (y, n.text().unwrap().to_string())
+            })
+            .collect();
+        labels.sort();
+        labels.into_iter().map(|(_, t)| t).collect()
+    }
+
+    /// Book orientation flips the picture top to bottom: the stone at h9 (`7,8`) moves from
+    /// the ninth grid line from the top to the seventh, and the row labels read 15 down to
+    /// 1; the columns do not move.
+    #[test]
+    fn book_orientation_flips_the_rows_and_their_labels() {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        b.play_all(&parse_point_list("h8,h9", 15, 15).unwrap())
+            .unwrap();
+        let screen = to_svg(&b, &Marks::for_position(&b));
+        let book = to_svg(
+            &b,
+            &Marks {
+                orientation: Orientation::Book,
+                ..Marks::for_position(&b)
+            },
+        );
+        let h9 = |n: roxmltree::Node| {
+            n.attribute("class") == Some("stone white") && n.attribute("data-point") == Some("h9")
+        };
+        assert_eq!(attr(&screen, h9, "cy"), (MARGIN + 8 * CELL).to_string());
+        assert_eq!(attr(&book, h9, "cy"), (MARGIN + 6 * CELL).to_string());
+        assert_eq!(attr(&screen, h9, "cx"), attr(&book, h9, "cx"));
+        let last = |n: roxmltree::Node| n.attribute("class") == Some("last");
+        assert_eq!(attr(&book, last, "cy"), (MARGIN + 6 * CELL).to_string());
+        let rows: Vec<String> = (1..=15).map(|r| r.to_string()).collect();
+        assert_eq!(left_row_labels(&screen), rows);
+        let reversed: Vec<String> = rows.iter().rev().cloned().collect();
+        assert_eq!(left_row_labels(&book), reversed);
+        // The grid and the letters stay where they were.
+        let grid = |s: &str| s.lines().filter(|l| l.starts_with("<line")).count();
+        assert_eq!(grid(&book), grid(&screen));
     }
 }
