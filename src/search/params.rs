@@ -162,6 +162,12 @@ params! {
     /// The small VCF of nodes near the root runs up to this ply (0: never; a switch for
     /// measuring the rule, docs/strength.md §2.2).
     near_root_vcf_ply: i32 = 2,
+    /// The root's VCF and VCT before the alpha-beta search: 1 on, 0 off (a switch for
+    /// measuring the rule, docs/strength.md §2.2).
+    root_threats: i32 = 1,
+    /// Cut-offs by the table's bound at non-PV nodes: 1 on, 0 off (a switch for measuring
+    /// the rule, docs/strength.md §2.2).
+    table_cutoffs: i32 = 1,
 }
 
 impl Default for Params {

@@ -244,7 +244,7 @@ impl<'a> Worker<'a> {
             });
         };
         let score = score_from_tt(entry.score, ply as i32);
-        let may_cut = !pv && self.left_out[ply].is_none();
+        let may_cut = !pv && self.left_out[ply].is_none() && PARAMS.table_cutoffs != 0;
         if may_cut && entry.depth as Depth >= depth && entry.bound.settles(score, alpha, beta) {
             return Err(score);
         }

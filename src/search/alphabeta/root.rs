@@ -46,7 +46,7 @@ impl<'a> Worker<'a> {
         // A forced win by continuous fours, then by continuous threats, ends the search at
         // once: the main thread looks for one first while the helpers start the alpha-beta
         // search, and a win it proves ends every thread.
-        if self.id == 0 && !single {
+        if self.id == 0 && !single && PARAMS.root_threats != 0 {
             let win = self.root_threat_win(limits, self.shared.stop);
             self.flush_nodes();
             if let Some(r) = win {
