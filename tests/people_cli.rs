@@ -2,37 +2,14 @@
 //! positions from game files (`--file`, `--ply`) and protocol points in `--moves`, board
 //! sizes `WxH`, rule names, and the rough edges of `forbidden`, `solve`, `demo` and `bench`.
 
+mod common;
+use common::{assert_bad, run_cli as run};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Instant;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 fn tmp(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(format!("cli-{}-{name}", std::process::id()))
-}
-
-/// Asserts a bad-input exit: status 2, nothing on stdout, one line on stderr containing
-/// `want`.
-fn assert_bad(args: &[&str], want: &str) {
-    let (code, out, err) = run(args);
-    assert_eq!(code, 2, "{args:?}: {out}{err}");
-    assert!(out.is_empty(), "{args:?}: {out}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(err.contains(want), "{args:?}: {err}");
+    common::tmp_path("cli", name)
 }
 
 /// What an SVG picture holds, read with an XML parser: stones by colour, coordinate labels,

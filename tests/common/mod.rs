@@ -72,3 +72,35 @@ pub fn read_cases(name: &str) -> Vec<Case> {
     }
     out
 }
+
+/// Runs the engine binary with `args`: its exit status (-1 when killed by a signal), its
+/// stdout and its stderr.
+pub fn run_cli(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A path in cargo's temporary folder for the integration tests, unique to this process:
+/// `PREFIX-PID-NAME`.
+pub fn tmp_path(prefix: &str, name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{prefix}-{}-{name}", std::process::id()))
+}
+
+/// Asserts a bad-input exit of the binary run with `args`: status 2, nothing on stdout, one
+/// line on stderr containing `want`.
+pub fn assert_bad(args: &[&str], want: &str) {
+    let (code, out, err) = run_cli(args);
+    assert_eq!(code, 2, "{args:?}: {out}{err}");
+    assert!(out.is_empty(), "{args:?}: {out}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(want), "{args:?}: {err}");
+}
