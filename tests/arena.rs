@@ -22,7 +22,10 @@
 //!   `sane` at once;
 //! - `caroblack`: as black plays b15 c15 d15 e15 f15, then like `sane`; `caroblock`: as white
 //!   plays a15 and g15 first, then like `sane` (so black's five is closed at both ends);
-//! - `dead`: exits at once (like an engine that cannot start).
+//! - `dead`: exits at once (like an engine that cannot start);
+//! - `pairwin`: with a stone on a1 (protocol 0,0) answers garbage, else plays the bottom row
+//!   with either colour; so against `sane` from the openings `a1` and `b1` it loses both
+//!   games of the first and wins both of the second.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -30,123 +33,8 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-const FAKE: &str = r#"#!/usr/bin/env python3
-import sys, time
-mode = sys.argv[1] if len(sys.argv) > 1 else "sane"
-if mode == "dead":
-    sys.exit(1)
-size = 15
-board = {}
-me_black = None
-requests = 0
-
-def out(s):
-    sys.stdout.write(s + "\n")
-    sys.stdout.flush()
-
-def near_centre():
-    c = size // 2
-    best = None
-    for y in range(size):
-        for x in range(size):
-            if (x, y) in board:
-                continue
-            k = (max(abs(x - c), abs(y - c)), (x - c) ** 2 + (y - c) ** 2, y, x)
-            if best is None or k < best[0]:
-                best = (k, (x, y))
-    return best[1]
-
-def first_free(points):
-    for p in points:
-        if p not in board:
-            return p
-    return near_centre()
-
-FOUL6 = [(0, 0), (1, 0), (2, 0), (4, 0), (5, 0), (3, 0)]
-FOUL44 = [(1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (0, 3), (0, 0)]
-
-def choose():
-    global requests
-    requests += 1
-    if mode == "timeout":
-        return None
-    if mode == "crash" and requests >= 3:
-        sys.exit(3)
-    if mode == "garbage" and requests >= 2:
-        return "hello there"
-    if mode == "occupied" and board:
-        return sorted(board)[0]
-    if mode == "foul6" and me_black:
-        return first_free(FOUL6)
-    if mode == "foul44" and me_black:
-        return first_free(FOUL44)
-    if mode == "rowwin":
-        if not me_black:
-            return "this is not a move"
-        return first_free([(x, size - 1) for x in range(size)])
-    if mode == "slow3" and requests <= 3:
-        time.sleep(0.4)
-    if mode == "caroblack" and me_black:
-        return first_free([(x, size - 1) for x in range(1, 6)])
-    if mode == "caroblock" and not me_black:
-        return first_free([(0, size - 1), (6, size - 1)])
-    if mode == "filler":
-        want = 0 if me_black else 1
-        cells = [(x, y) for y in range(size) for x in range(size) if ((x + 2 * y) % 4 >= 2) == (want == 1)]
-        return first_free(cells)
-    out("MESSAGE thinking about move %d" % requests)
-    out("DEBUG nothing to see")
-    return near_centre()
-
-def answer():
-    r = choose()
-    if r is None:
-        return
-    if isinstance(r, str):
-        out(r)
-        return
-    board[r] = 1
-    out("%d,%d" % r)
-
-for raw in sys.stdin:
-    line = raw.strip()
-    if not line:
-        continue
-    word = line.split()[0].upper()
-    if word == "START":
-        size = int(line.split()[1])
-        board = {}
-        me_black = None
-        requests = 0
-        out("OK")
-    elif word == "ABOUT":
-        out('name="fake-%s", version="1.0", author="tests"' % mode)
-    elif word == "BEGIN":
-        me_black = True
-        answer()
-    elif word == "TURN":
-        x, y = [int(t) for t in line.split(None, 1)[1].split(",")]
-        if me_black is None:
-            me_black = False
-        board[(x, y)] = 2
-        answer()
-    elif word == "BOARD":
-        mine = theirs = 0
-        for body in sys.stdin:
-            body = body.strip()
-            if body.upper() == "DONE":
-                break
-            x, y, f = [int(t) for t in body.split(",")]
-            board[(x, y)] = int(f)
-            if f == 1:
-                mine += 1
-            else:
-                theirs += 1
-        me_black = mine == theirs
-        answer()
-    elif word == "END":
-        sys.exit(0)
-"#;
+/// The fake engine (the modes above).
+const FAKE: &str = include_str!("arena_common/fake.py");
 
 /// Path of the fake engine script: written once per test process into cargo's temporary
 /// directory for integration tests (by a rename, so concurrent test runs never see a
@@ -479,7 +367,14 @@ fn sprt_stops_early() {
     let r = run_match(
         "sprt",
         &[engine("rowwin"), engine("sane")],
-        &["--games", "100", "--sprt", "0,1000,0.05,0.05"],
+        &[
+            "--games",
+            "100",
+            "--sprt",
+            "0,1000,0.05,0.05",
+            "--sprt-model",
+            "trinomial",
+        ],
     );
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
     assert_eq!(
@@ -501,6 +396,76 @@ fn sprt_stops_early() {
         ["five", "garbage", "five", "garbage", "five", "garbage"]
     );
     assert_eq!(r.results()["sprt_decision"], "AcceptH0");
+}
+
+#[test]
+fn sprt_reads_pairs_by_default() {
+    let dir = out_dir("pairs-openings");
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("a1b1.txt");
+    std::fs::write(&openings, "a1\nb1\n").unwrap();
+    let f = openings.to_str().unwrap();
+    let sprt = [
+        "--openings",
+        f,
+        "--games",
+        "40",
+        "--sprt",
+        "0,1000,0.05,0.05",
+    ];
+    // pairwin's results go L, L, W, W, L, L, ...: pairs of 0 and 2 points in turn. Read by
+    // pairs (pair means 0, 1, 0, 1, 0: mean 0.4, variance 0.24), 5 pairs give the LLR that
+    // 5 games L, L, W, W, L give read one by one (-3.606, below): H0 after 10 games, never
+    // in the middle of a pair.
+    let r = run_match("pairs", &[engine("pairwin"), engine("sane")], &sprt);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(r.line("Games played: "), "Games played: 10 of 40");
+    assert_eq!(
+        r.line("Score of "),
+        "Score of fake-pairwin vs fake-sane: 4 - 6 - 0"
+    );
+    assert!(
+        r.line("Pairs (0, 1/2, 1, 3/2, 2 points): ")
+            .starts_with("Pairs (0, 1/2, 1, 3/2, 2 points): 3, 0, 0, 0, 2; Elo -70.4 +/- "),
+        "{}",
+        r.stdout
+    );
+    let said = r.line("SPRT: ");
+    assert!(
+        said.contains("llr -3.61") && said.contains("pairs)"),
+        "{said}"
+    );
+    assert_eq!(
+        r.results()["pairs"][0]["pairs"],
+        serde_json::json!([3, 0, 0, 0, 2])
+    );
+    // Read game by game the same results decide after 5 (L, L, W, W, L: s = 0.4, var = 0.24,
+    // LLR = 5 * 0.4968477 * (0.8 - 1.4968477) / 0.48 = -3.606), with one pair unfinished.
+    let r = run_match(
+        "trinomial",
+        &[engine("pairwin"), engine("sane")],
+        &[&sprt[..], &["--sprt-model", "trinomial"]].concat(),
+    );
+    assert_eq!(r.line("Games played: "), "Games played: 5 of 40");
+    let said = r.line("SPRT: ");
+    assert!(
+        said.contains("llr -3.61") && said.contains("games)"),
+        "{said}"
+    );
+    assert_eq!(
+        r.results()["pairs"][0]["pairs"],
+        serde_json::json!([1, 0, 0, 0, 1])
+    );
+    // rowwin wins exactly the games it starts: every pair is 1 - 1, which says nothing about
+    // strength, and the pairs' SPRT plays on to the end.
+    let r = run_match(
+        "even-pairs",
+        &[engine("rowwin"), engine("sane")],
+        &["--games", "12", "--sprt", "0,1000,0.05,0.05"],
+    );
+    assert_eq!(r.line("Games played: "), "Games played: 12 of 12");
+    assert!(r.line("SPRT: ").contains("llr 0.00"), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

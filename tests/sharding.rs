@@ -558,7 +558,9 @@ fn match_shards_merge_into_the_unsharded_result() {
             .arg("--out")
             .arg(out))
     };
-    let sprt = ["--sprt", "0,10,0.05,0.05"];
+    // Game by game: rowwin's pairs are all 1 - 1, which the default (pairs) reads as no
+    // evidence at all (tests/arena.rs).
+    let sprt = ["--sprt", "0,10,0.05,0.05", "--sprt-model", "trinomial"];
     let all = d.path("all");
     play(&sprt, &all);
     let shards: Vec<PathBuf> = (0..3)
@@ -638,7 +640,7 @@ fn match_shards_merge_into_the_unsharded_result() {
     // An SPRT that decides early: the unsharded match stops after game 6 (3 - 3, LLR
     // -2.96 < -2.94, stats.rs), the shards play on, and merge says where it would have
     // stopped.
-    let hard = ["--sprt", "0,1000,0.05,0.05"];
+    let hard = ["--sprt", "0,1000,0.05,0.05", "--sprt-model", "trinomial"];
     let early = d.path("early");
     let said = play(&hard, &early);
     assert!(said.contains("SPRT decided after 6 games"), "{said}");
@@ -675,6 +677,8 @@ fn match_shards_merge_into_the_unsharded_result() {
         &[
             "--sprt",
             "0,1000,0.05,0.05",
+            "--sprt-model",
+            "trinomial",
             "--shard",
             "1/2",
             "--tolerance-ms",

@@ -61,6 +61,7 @@ fn args(
         openings: Some(openings.to_path_buf()),
         concurrency: 1,
         sprt: None,
+        sprt_model: Default::default(),
         seed: None,
         out: Some(out.to_path_buf()),
         draw_200: false,

@@ -60,6 +60,10 @@ pub struct MatchArgs {
     /// match stops when it decides.
     #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
     pub sprt: Option<String>,
+    /// What one SPRT sample is: a pair of games of one opening with colours reversed
+    /// (pentanomial, as fishtest; the default), or a game (trinomial, as cutechess-cli).
+    #[arg(long, value_enum, default_value_t = SprtModel::Pentanomial)]
+    pub sprt_model: SprtModel,
     /// Seed for shuffling the opening order (file order without it).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -259,7 +263,10 @@ impl MatchConfig {
             engines[i - 1].name = Some(name.trim().to_string());
         }
         let sprt = match &args.sprt {
-            Some(s) => Some(SprtParams::parse(s).map_err(|e| usage(e.to_string()))?),
+            Some(s) => Some(SprtParams {
+                model: args.sprt_model,
+                ..SprtParams::parse(s).map_err(|e| usage(e.to_string()))?
+            }),
             None => None,
         };
         if sprt.is_some() && engines.len() != 2 {

@@ -7,6 +7,7 @@
 //! - [`openings`]: the opening files of `openings/` and plain move lists;
 //! - [`record`]: `.psq` and SGF game records;
 //! - [`stats`]: Elo, its 95 % interval, LOS and the SPRT;
+//! - [`pairs`]: the two games of an opening counted as a pair (the SPRT's default sample);
 //! - [`fourcolour`]: four-colour matches for two to four seats (`--variant fourcolour`);
 //! - [`judge`]: the Gomocup judge's conditions on Linux (`--judge-conditions`: one CPU,
 //!   SIGSTOP when it is not the engine's turn, unique memory against `max_memory`);
@@ -34,6 +35,7 @@ pub mod fourcolour;
 pub mod interrupt;
 pub mod judge;
 pub mod openings;
+pub mod pairs;
 pub mod player;
 pub mod record;
 pub mod referee;
@@ -46,7 +48,7 @@ use crate::core::{parse_size, Color, Rule};
 use openings::{read_openings, shuffle, Opening, OpeningError};
 use player::{EngineSpec, Player, PlayerError};
 use referee::{GameConfig, GameRecord, MoveRecord, Termination, TimeControl};
-use stats::{SprtDecision, SprtParams, Wld};
+use stats::{SprtDecision, SprtModel, SprtParams, Wld};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use thiserror::Error;
@@ -127,6 +129,9 @@ pub struct PairResult {
     /// The part of `wld` from the games in which `a` played black (issue 52: a colour gap
     /// shows at once).
     pub a_black: Wld,
+    /// The finished pairs of colour-reversed games, by `a`'s points ([`pairs`]).
+    #[serde(skip)]
+    pub pairing: pairs::Pairing,
 }
 
 impl PairResult {
@@ -137,15 +142,30 @@ impl PairResult {
             b,
             wld: Wld::default(),
             a_black: Wld::default(),
+            pairing: pairs::Pairing::default(),
         }
     }
 
-    /// Counts one game of the pair: `a_won` as in [`Wld::count`], `a_black` when `a` played
-    /// black.
-    pub fn record(&mut self, a_won: Option<bool>, a_black: bool) {
+    /// Counts game `k` (0-based, among this pair's games in schedule order) of the pair:
+    /// `a_won` as in [`Wld::count`], `a_black` when `a` played black.
+    pub fn record(&mut self, k: usize, a_won: Option<bool>, a_black: bool) {
         self.wld.count(a_won);
         if a_black {
             self.a_black.count(a_won);
+        }
+        self.pairing.add(k, pairs::half_points(a_won));
+    }
+
+    /// The finished pairs of games.
+    pub fn penta(&self) -> &pairs::Penta {
+        &self.pairing.penta
+    }
+
+    /// What the SPRT reads of these results: the games or the pairs, as its model says.
+    pub fn sprt_sample(&self, sprt: &SprtParams) -> &dyn stats::Sample {
+        match sprt.model {
+            SprtModel::Trinomial => &self.wld,
+            SprtModel::Pentanomial => self.penta(),
         }
     }
 
@@ -224,6 +244,7 @@ impl Tally {
 
     fn credit(&mut self, job: &Job, rec: &GameRecord, sprt: Option<&SprtParams>) -> Option<String> {
         self.played += 1;
+        let engine_pairs = self.pairs.len();
         let seats = job.colors(rec);
         let pr = self
             .pairs
@@ -231,7 +252,8 @@ impl Tally {
             .find(|p| (p.a, p.b) == (job.a, job.b))
             .expect("scheduled pair");
         let a_won = rec.winner.map(|c| seats[c.index()] == job.a);
-        pr.record(a_won, seats[Color::Black.index()] == job.a);
+        let k = job.index / engine_pairs;
+        pr.record(k, a_won, seats[Color::Black.index()] == job.a);
         if rec.termination.is_forfeit() {
             if let Some(l) = rec.loser() {
                 self.forfeits[seats[l.index()]] += 1;
@@ -241,14 +263,12 @@ impl Tally {
         if self.sprt_decision.is_some() {
             return None;
         }
-        let d = sprt.decision(&self.pairs[0].wld);
+        let sample = self.pairs[0].sprt_sample(sprt);
+        let d = sprt.decision(sample);
+        let line = sprt.line(sample);
         (d != SprtDecision::Continue).then(|| {
             self.sprt_decision = Some(d);
-            format!(
-                "SPRT decided after {} games: {}",
-                self.played,
-                sprt.line(&self.pairs[0].wld)
-            )
+            format!("SPRT decided after {} games: {line}", self.played)
         })
     }
 }
@@ -612,8 +632,9 @@ pub(crate) fn summary_of(
             "Forfeit losses: {} {}, {} {}",
             names[pr.a], forfeits[pr.a], names[pr.b], forfeits[pr.b]
         ));
+        out.extend(pr.penta().line());
         if let Some(s) = sprt {
-            out.push(s.line(w));
+            out.push(s.line(pr.sprt_sample(s)));
         }
     }
     if names.len() > 2 {
@@ -647,14 +668,17 @@ mod tests {
     fn colour_line_splits_each_engine_by_colour() {
         let mut pr = PairResult::new(0, 1);
         // A wins twice as black, draws once as black; loses once and wins once as white.
-        for (won, black) in [
+        for (k, (won, black)) in [
             (Some(true), true),
             (Some(true), true),
             (None, true),
             (Some(false), false),
             (Some(true), false),
-        ] {
-            pr.record(won, black);
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            pr.record(k, won, black);
         }
         assert_eq!((pr.wld.wins, pr.wld.losses, pr.wld.draws), (3, 1, 1));
         let names = vec!["A".to_string(), "B".to_string()];

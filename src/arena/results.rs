@@ -121,6 +121,8 @@ struct JsonPair<'a> {
     /// The part of `wld` from the games `a` played as black.
     a_black: Wld,
     elo: Option<stats::EloEstimate>,
+    /// Finished pairs of colour-reversed games by `a`'s half points (0 to 4).
+    pairs: [u64; 5],
     llr: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     sprt: Option<&'a SprtParams>,
@@ -177,7 +179,8 @@ pub(super) fn results_json(
                 wld: p.wld,
                 a_black: p.a_black,
                 elo: stats::elo_estimate(&p.wld),
-                llr: cfg.sprt.map(|sp| sp.llr(&p.wld)),
+                pairs: p.penta().counts,
+                llr: cfg.sprt.map(|sp| sp.llr(p.sprt_sample(&sp))),
                 sprt: cfg.sprt.as_ref(),
             })
             .collect(),

@@ -257,6 +257,7 @@ pub fn merge(files: &[ShardFile]) -> Result<MergedMatch, ShardError> {
     let mut pairs: Vec<PairResult> = (0..names.len())
         .flat_map(|a| (a + 1..names.len()).map(move |b| PairResult::new(a, b)))
         .collect();
+    let engine_pairs = pairs.len().max(1);
     let mut forfeits = vec![0u64; names.len()];
     let mut games = Vec::new();
     let mut sprt_stop = None;
@@ -299,14 +300,15 @@ pub fn merge(files: &[ShardFile]) -> Result<MergedMatch, ShardError> {
                     ),
                 ));
             };
-            pr.record(g.winner.map(|w| w == g.a), g.black == g.a);
+            let k = (g.number - 1) / engine_pairs;
+            pr.record(k, g.winner.map(|w| w == g.a), g.black == g.a);
             if g.forfeit {
                 if let Some(w) = g.winner {
                     forfeits[if w == g.black { g.white } else { g.black }] += 1;
                 }
             }
             if let (Some(s), None) = (&sprt, sprt_stop) {
-                let d = s.decision(&pairs[0].wld);
+                let d = s.decision(pairs[0].sprt_sample(s));
                 if d != SprtDecision::Continue {
                     sprt_stop = Some((g.number, d));
                 }
@@ -335,7 +337,7 @@ pub fn merge(files: &[ShardFile]) -> Result<MergedMatch, ShardError> {
             None => format!(
                 "SPRT in schedule order: no decision within the {} games (llr {:.2})",
                 games.len(),
-                s.llr(&pairs[0].wld)
+                s.llr(pairs[0].sprt_sample(s))
             ),
         });
     }
@@ -371,7 +373,7 @@ pub fn write_merged(dir: &Path, m: &MergedMatch, files: &[ShardFile]) -> Result<
         .into_iter()
         .map(|e| json!({"name": e["name"], "command": e["command"], "info": e["info"]}))
         .collect();
-    let decision = m.sprt.map(|p| p.decision(&m.pairs[0].wld));
+    let decision = m.sprt.map(|p| p.decision(m.pairs[0].sprt_sample(&p)));
     let out = json!({
         "engines": engines,
         "rule": s["rule"],
@@ -389,7 +391,8 @@ pub fn write_merged(dir: &Path, m: &MergedMatch, files: &[ShardFile]) -> Result<
             "wld": p.wld,
             "a_black": p.a_black,
             "elo": stats::elo_estimate(&p.wld),
-            "llr": m.sprt.map(|sp| sp.llr(&p.wld)),
+            "pairs": p.penta().counts,
+            "llr": m.sprt.map(|sp| sp.llr(p.sprt_sample(&sp))),
             "sprt": m.sprt,
         })).collect::<Vec<_>>(),
         "forfeits": m.forfeits,

@@ -9,11 +9,13 @@
 //!   takes half the Elo distance between `s ± 1.959964 * stderr` as the `+/-` margin;
 //! - LOS is `Phi((W - L) / sqrt(W + L))` = `(1 + erf((W - L) / sqrt(2 (W + L)))) / 2`;
 //!   draws carry no information about who is stronger;
-//! - the SPRT uses the generalised SPRT with the normal (trinomial) approximation of the
-//!   log-likelihood ratio, as cutechess-cli does:
+//! - the SPRT uses the generalised SPRT with the normal approximation of the
+//!   log-likelihood ratio, as cutechess-cli and fishtest do:
 //!   `LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var)` where `s0`, `s1` are the scores of the
 //!   logistic Elo hypotheses `elo0`, `elo1`; the test stops when `LLR` leaves
-//!   `(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))`.
+//!   `(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))`. A sample ([`Sample`]) is a game
+//!   (trinomial: `N` games, `var` as above) or, by default, a pair of colour-reversed games
+//!   (pentanomial: `N` pairs, `s` and `var` of the pair's mean score; [`super::pairs`]).
 //!
 //! Nothing here does I/O; everything is unit-tested against hand-computed values.
 
@@ -96,6 +98,31 @@ impl Wld {
     }
 }
 
+/// A sample of results the Elo interval and the SPRT can read: single games ([`Wld`]) or
+/// pairs of colour-reversed games ([`super::pairs::Penta`]).
+pub trait Sample {
+    /// Independent samples: games, or pairs.
+    fn samples(&self) -> u64;
+    /// Mean score per game in `0..=1`, or `None` before the first sample.
+    fn mean(&self) -> Option<f64>;
+    /// Variance of one sample's score, or `None` before the first sample.
+    fn variance(&self) -> Option<f64>;
+}
+
+impl Sample for Wld {
+    fn samples(&self) -> u64 {
+        self.games()
+    }
+
+    fn mean(&self) -> Option<f64> {
+        self.score()
+    }
+
+    fn variance(&self) -> Option<f64> {
+        Wld::variance(self)
+    }
+}
+
 /// Logistic Elo difference of a mean score `s` in `0..=1`: `-400 log10(1/s - 1)`.
 /// Returns `+inf` for 1 and `-inf` for 0.
 pub fn elo_from_score(s: f64) -> f64 {
@@ -163,9 +190,16 @@ pub struct EloEstimate {
 
 /// Elo difference, 95 % margin and LOS of the results, or `None` before the first game.
 pub fn elo_estimate(r: &Wld) -> Option<EloEstimate> {
-    let s = r.score()?;
+    estimate(r).map(|e| EloEstimate { los: los(r), ..e })
+}
+
+/// Elo difference and 95 % margin of any [`Sample`] (its standard error is
+/// `sqrt(variance / samples)`), or `None` before the first sample. The LOS is left at 0.5:
+/// [`elo_estimate`] fills it in for games.
+pub fn estimate(r: &impl Sample) -> Option<EloEstimate> {
+    let s = r.mean()?;
     let var = r.variance()?;
-    let stderr = (var / r.games() as f64).sqrt();
+    let stderr = (var / r.samples() as f64).sqrt();
     let lo = (s - Z_95 * stderr).clamp(0.0, 1.0);
     let hi = (s + Z_95 * stderr).clamp(0.0, 1.0);
     // A perfect score has no spread (lo = hi = 1) and an infinite Elo: its interval is
@@ -177,7 +211,7 @@ pub fn elo_estimate(r: &Wld) -> Option<EloEstimate> {
     Some(EloEstimate {
         elo: elo_from_score(s),
         margin,
-        los: los(r),
+        los: 0.5,
     })
 }
 
@@ -195,7 +229,7 @@ pub fn elo_line(r: &Wld) -> String {
 }
 
 /// One decimal, with `inf`/`-inf` spelled out.
-fn fmt1(v: f64) -> String {
+pub(crate) fn fmt1(v: f64) -> String {
     if v.is_infinite() {
         if v > 0.0 {
             "inf".into()
@@ -229,6 +263,33 @@ pub struct SprtParams {
     pub alpha: f64,
     /// Probability of accepting H0 when H1 holds.
     pub beta: f64,
+    /// What one sample is: a game, or a pair of colour-reversed games (the default; absent
+    /// from the shard files of older versions, which `merge` then reads by pairs too).
+    #[serde(default)]
+    pub model: SprtModel,
+}
+
+/// The samples an SPRT reads.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum SprtModel {
+    /// Every game is a sample with three outcomes (cutechess-cli's model).
+    Trinomial,
+    /// Every pair of games of one opening with colours reversed is a sample with five
+    /// outcomes (fishtest's model): correct when the pair's games are correlated, as they
+    /// are on balanced openings, and then it needs fewer games (docs/tools.md, "match").
+    #[default]
+    Pentanomial,
 }
 
 /// What the SPRT says after some games.
@@ -261,6 +322,7 @@ impl SprtParams {
             elo1: v[1],
             alpha: v[2],
             beta: v[3],
+            model: SprtModel::default(),
         };
         let ok_rate = |r: f64| r > 0.0 && r < 0.5;
         if p.elo0 >= p.elo1 || !ok_rate(p.alpha) || !ok_rate(p.beta) {
@@ -280,19 +342,19 @@ impl SprtParams {
     /// Log-likelihood ratio of H1 against H0 for the results (module docs). 0 before the
     /// first game and while every game had the same result (zero variance: the normal
     /// approximation says nothing yet).
-    pub fn llr(&self, r: &Wld) -> f64 {
-        let (Some(s), Some(var)) = (r.score(), r.variance()) else {
+    pub fn llr(&self, r: &(impl Sample + ?Sized)) -> f64 {
+        let (Some(s), Some(var)) = (r.mean(), r.variance()) else {
             return 0.0;
         };
         if var <= 0.0 {
             return 0.0;
         }
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        r.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        r.samples() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
     /// The decision for these results.
-    pub fn decision(&self, r: &Wld) -> SprtDecision {
+    pub fn decision(&self, r: &(impl Sample + ?Sized)) -> SprtDecision {
         let llr = self.llr(r);
         let (lo, hi) = self.bounds();
         if llr >= hi {
@@ -306,7 +368,7 @@ impl SprtParams {
 
     /// Summary line, e.g. `SPRT: llr 0.17 (5.9 %), lbound -2.94, ubound 2.94 - continue`
     /// (the percentage is the LLR as a fraction of the bound it is heading for).
-    pub fn line(&self, r: &Wld) -> String {
+    pub fn line(&self, r: &(impl Sample + ?Sized)) -> String {
         let llr = self.llr(r);
         let (lo, hi) = self.bounds();
         let frac = if llr >= 0.0 { llr / hi } else { llr / -lo };
@@ -316,7 +378,7 @@ impl SprtParams {
             SprtDecision::AcceptH1 => "H1 was accepted",
         };
         format!(
-            "SPRT: llr {:.2} ({:.1} %), lbound {:.2}, ubound {:.2} - {} (elo0 {}, elo1 {}, alpha {}, beta {})",
+            "SPRT: llr {:.2} ({:.1} %), lbound {:.2}, ubound {:.2} - {} (elo0 {}, elo1 {}, alpha {}, beta {}, {})",
             llr,
             frac * 100.0,
             lo,
@@ -325,7 +387,11 @@ impl SprtParams {
             self.elo0,
             self.elo1,
             self.alpha,
-            self.beta
+            self.beta,
+            match self.model {
+                SprtModel::Trinomial => "games",
+                SprtModel::Pentanomial => "pairs",
+            }
         )
     }
 }
