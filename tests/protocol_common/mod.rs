@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tianyuan::board::Board;
-use tianyuan::core::Pos;
+use tianyuan::core::{Color, Pos, Rule};
 use tianyuan::engine::{Engine, Options};
 use tianyuan::protocol::io::LineSplitter;
 use tianyuan::protocol::session::{Brain, Event, Session};
@@ -268,4 +268,45 @@ pub fn body(points: &[(usize, usize)], field: u8) -> Vec<String> {
         .iter()
         .map(|(x, y)| format!("{},{},{}", x, y, field))
         .collect()
+}
+
+/// Everything a rejected command must leave alone.
+#[derive(Debug, PartialEq)]
+pub struct Snapshot {
+    pub moves: Vec<Pos>,
+    pub hash: u64,
+    pub stones: usize,
+    pub size: (usize, usize),
+    pub rule: Rule,
+    pub me: Option<Color>,
+    pub settings: String,
+}
+
+pub fn snap<B: tianyuan::protocol::Brain>(d: &Driver<B>) -> Option<Snapshot> {
+    let b = d.s.board()?;
+    Some(Snapshot {
+        moves: b.moves().to_vec(),
+        hash: b.hash(),
+        stones: b.stone_count(),
+        size: (b.width(), b.height()),
+        rule: b.rule(),
+        me: d.s.our_color(),
+        settings: format!("{:?}", d.s.settings()),
+    })
+}
+
+pub fn lines(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+pub fn with_body(head: &str, body: &[String]) -> Vec<String> {
+    let mut v = vec![head.to_string()];
+    v.extend(body.iter().cloned());
+    v.push("DONE".to_string());
+    v
+}
+
+pub fn send_owned<B: tianyuan::protocol::Brain>(d: &mut Driver<B>, v: &[String]) -> Vec<String> {
+    let r: Vec<&str> = v.iter().map(|s| s.as_str()).collect();
+    d.send(&r)
 }
