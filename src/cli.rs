@@ -13,6 +13,7 @@ pub mod merge;
 pub mod pipe;
 pub mod play;
 mod position;
+pub mod sprt;
 pub mod stop;
 pub mod winline;
 

@@ -40,6 +40,8 @@ enum Command {
     Label(cli::label::LabelArgs),
     /// Join the outputs of a `--shard K/N` run of selfplay, label or match (docs/cluster.md).
     Merge(cli::merge::MergeArgs),
+    /// The Elo interval and SPRT of pairs or games counted elsewhere (several runs added up).
+    Sprt(cli::sprt::SprtArgs),
     /// Fit the evaluation and move-ordering weights to game files (`selfplay` output, or
     /// positions labelled by `label`).
     Tune(tianyuan::train::tune::TuneArgs),
@@ -118,6 +120,7 @@ fn main() {
         Some(Command::Selfplay(a)) => cli::exit_status(tianyuan::train::selfplay::run(&a)),
         Some(Command::Label(a)) => cli::label::run(&a),
         Some(Command::Merge(a)) => cli::merge::run(&a),
+        Some(Command::Sprt(a)) => cli::sprt::run(&a),
         Some(Command::Tune(a)) => cli::exit_status(tianyuan::train::tune::run(&a)),
         Some(Command::Openings(a)) => tianyuan::openings_cli::run(&a),
         #[cfg(feature = "web")]

@@ -84,6 +84,10 @@ fn bad_input_exits_2_with_one_line() {
         vec!["forbidden", "--rule", "freestyle", "--moves", "h8"],
         vec!["forbidden", "--size", "15", "--size", "16"],
         vec!["no-such-command"],
+        vec!["sprt", "--sprt=0,10,0.05,0.05"],
+        vec!["sprt", "--sprt", "0,10,0.05,0.05", "--pairs", "1,2"],
+        vec!["sprt", "--sprt", "10,0,0.05,0.05", "--wld", "1,2,3"],
+        vec!["sprt", "--pairs", "1,0,0,0,1"],
     ] {
         let (code, out, err) = run(&args);
         assert_eq!(code, 2, "{:?}: {} {}", args, out, err);
@@ -91,6 +95,35 @@ fn bad_input_exits_2_with_one_line() {
         assert!(err.starts_with("error: "), "{:?}: {}", args, err);
         assert!(!err.contains("panicked"));
     }
+}
+
+/// `sprt` adds up runs: two halves give the lines of the whole, as `match` prints them (50 - 50:
+/// score 0.5 +/- 1.96 * 0.05, Elo of 0.598 is 69.0).
+#[test]
+fn sprt_adds_up_runs() {
+    let (code, out, err) = run(&[
+        "sprt",
+        "--sprt=-10,0,0.05,0.05",
+        "--pairs",
+        "4,0,20,0,2",
+        "--pairs",
+        "2,0,19,1,2",
+        "--wld",
+        "50,50,0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "Pairs (0, 1/2, 1, 3/2, 2 points): 6, 0, 39, 1, 4; Elo -10.4 +/- 43.8",
+            "Games: 50 - 50 - 0",
+            "Elo difference: 0.0 +/- 69.0, LOS: 50.0 %",
+        ]
+    );
+    assert!(lines[3].starts_with("SPRT: llr "), "{out}");
+    assert!(lines[3].ends_with("pairs)"), "{out}");
+    assert_eq!(lines.len(), 4, "{out}");
 }
 
 #[test]
