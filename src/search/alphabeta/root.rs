@@ -13,20 +13,83 @@ impl<'a> Worker<'a> {
         limits: &Limits,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        let single = match self.prepare_root(limits) {
+            Ok(single) => single,
+            Err(answer) => return answer,
+        };
+        let mut result = SearchResult {
+            best: self.root_moves[0].pos,
+            pv: vec![self.root_moves[0].pos],
+            ..SearchResult::default()
+        };
+        let max_depth = limits
+            .max_depth
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .clamp(1, MAX_PLY as i32 - 8);
+        // Multi-PV on the main thread only; helpers fill the table for its first line.
+        let num_pv = if self.id == 0 {
+            limits.multipv.clamp(1, self.root_moves.len())
+        } else {
+            1
+        };
+        let mut clock = IterationClock::default();
+        let mut prev_score: i32 = 0;
+        let mut depth = 1 + (self.id % 2) as i32;
+        while depth <= max_depth {
+            depth = self.next_depth(depth, max_depth);
+            self.seldepth = 0;
+            let Some(lines) = self.search_lines(depth, num_pv, prev_score) else {
+                self.keep_interrupted_best(&mut result, prev_score);
+                break;
+            };
+            let score = lines[0].score;
+            prev_score = score;
+            result.best = self.root_moves[0].pos;
+            result.score = score;
+            result.depth = depth;
+            result.pv = lines[0].pv.clone();
+            if num_pv > 1 {
+                result.lines = lines.clone();
+            }
+            let stop = if self.id == 0 {
+                self.report_iteration(depth, &lines, on_info);
+                self.main_should_stop(&result, depth, single, limits, &mut clock)
+            } else {
+                self.offer_helper_result(&result, limits, max_depth)
+            };
+            if stop {
+                break;
+            }
+            depth += 1;
+        }
+        self.flush_nodes();
+        if self.id == 0 && num_pv == 1 {
+            self.adopt_helper_result(&mut result);
+        }
+        if self.id == 0 && result.score > -WIN_THRESHOLD && result.score < WIN_THRESHOLD {
+            self.avoid_opponent_threats(&mut result, limits);
+            lead_with_played_move(&mut result, num_pv);
+        }
+        result
+    }
+
+    /// Everything before the first iteration: the root moves generated and ordered into
+    /// `root_moves`. `Ok(single)` (whether there is one move only) to go on searching, or
+    /// `Err` with the answer when none is needed: a five, a forced single move on the empty
+    /// board, a flex win, every move lost, or a win proved by the root threat solvers.
+    fn prepare_root(&mut self, limits: &Limits) -> Result<bool, SearchResult> {
         let mut moves = MoveList::new();
         let node = movegen::generate(&mut self.board, &self.ev, &mut moves);
-        let mut result = SearchResult::default();
-        // Immediate answers: a five, a forced single move, a flex win, or nothing to do.
         match node {
-            Node::Win(p) => return self.instant(p, WIN - 1),
-            Node::FlexWin(p) => return self.instant(p, WIN - 3),
+            Node::Win(p) => return Err(self.instant(p, WIN - 1)),
+            Node::FlexWin(p) => return Err(self.instant(p, WIN - 3)),
             Node::Lost => {
                 // Every move loses: block one five if we can, else any legal point.
                 let p = moves
                     .first()
                     .map(|m| m.0)
                     .unwrap_or_else(|| crate::search::quick_move(&self.board));
-                return self.instant(p, -(WIN - 2));
+                return Err(self.instant(p, -(WIN - 2)));
             }
             Node::Moves { .. } => {}
         }
@@ -34,14 +97,14 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             // Renju black with only forbidden points (or all excluded): any empty point.
             let p = crate::search::quick_move(&self.board);
-            return self.instant(p, -(WIN - 2));
+            return Err(self.instant(p, -(WIN - 2)));
         }
         // A single move (a forced block): searched briefly all the same (to depth 10 or an
         // eighth of the target time), so that the score reported is the position's. The
         // first move of a game needs no search.
         let single = moves.len() == 1;
         if single && self.board.stone_count() == 0 {
-            return self.instant(moves[0].0, 0);
+            return Err(self.instant(moves[0].0, 0));
         }
         // A forced win by continuous fours, then by continuous threats, ends the search at
         // once: the main thread looks for one first while the helpers start the alpha-beta
@@ -51,7 +114,7 @@ impl<'a> Worker<'a> {
             self.flush_nodes();
             if let Some(r) = win {
                 self.shared.done.store(true, Ordering::Relaxed);
-                return r;
+                return Err(r);
             }
         }
         moves.sort_by(order_cmp);
@@ -63,208 +126,176 @@ impl<'a> Worker<'a> {
                 order,
             })
             .collect();
-        result.best = self.root_moves[0].pos;
-        result.pv = vec![result.best];
-        let max_depth = limits
-            .max_depth
-            .unwrap_or(MAX_PLY as i32 - 8)
-            .clamp(1, MAX_PLY as i32 - 8);
-        let mut prev_score: i32 = 0;
-        // Multi-PV on the main thread only; helpers fill the table for its first line.
-        let num_pv = if self.id == 0 {
-            limits.multipv.clamp(1, self.root_moves.len())
+        Ok(single)
+    }
+
+    /// The depth this thread searches next: `depth` on the main thread (which publishes
+    /// it); a helper catches up with the main thread, odd helpers one ply ahead of it and
+    /// even ones level, so that the main thread finds the next depth's entries in the table.
+    fn next_depth(&self, depth: i32, max_depth: i32) -> i32 {
+        if self.id == 0 {
+            self.shared.main_depth.store(depth, Ordering::Relaxed);
+            depth
         } else {
-            1
-        };
+            let target = self.shared.main_depth.load(Ordering::Relaxed) + (self.id % 2) as i32;
+            depth.max(target.min(max_depth))
+        }
+    }
+
+    /// One iteration at `depth`: the `num_pv` best lines, best first, or `None` when the
+    /// search was stopped before they were complete. Line `k` is the best of the root moves
+    /// from slot `k` on (the earlier slots hold this iteration's better lines).
+    fn search_lines(&mut self, depth: i32, num_pv: usize, prev_score: i32) -> Option<Vec<PvLine>> {
         let mut lines: Vec<PvLine> = Vec::with_capacity(num_pv);
-        // Best-move changes per iteration, halved each iteration (time management).
-        let mut changes = 0.0f64;
-        let mut last_best = Pos::NONE;
-        let start_depth = 1 + (self.id % 2) as i32;
-        let mut depth = start_depth;
-        while depth <= max_depth {
-            if self.id == 0 {
-                self.shared.main_depth.store(depth, Ordering::Relaxed);
+        for pv_idx in 0..num_pv {
+            let prev = if pv_idx == 0 {
+                prev_score
             } else {
-                // Odd helpers one ply ahead of the main thread, even ones level with it, so
-                // that the main thread finds the next depth's entries in the table.
-                let target = self.shared.main_depth.load(Ordering::Relaxed) + (self.id % 2) as i32;
-                depth = depth.max(target.min(max_depth));
-            }
-            self.seldepth = 0;
-            // Line `k` of a multi-PV search is the best of the root moves from slot `k` on;
-            // the earlier slots hold this iteration's better lines.
-            lines.clear();
-            let mut score = 0;
-            for pv_idx in 0..num_pv {
-                let prev = if pv_idx == 0 {
-                    prev_score
-                } else {
-                    self.root_moves[pv_idx].score
-                };
-                let s = self.aspiration(depth, prev, pv_idx);
-                if self.aborted {
-                    break;
-                }
-                let mut pv = self.pv[0][..self.pv_len[0]].to_vec();
-                if pv.first() != Some(&self.root_moves[pv_idx].pos) {
-                    pv = vec![self.root_moves[pv_idx].pos];
-                }
-                self.root_moves[pv_idx].score = s;
-                lines.push(PvLine { score: s, pv });
-                if pv_idx == 0 {
-                    score = s;
-                }
-            }
-            if !self.aborted && num_pv > 1 {
-                // A later pass can score above an earlier one (pruning differs): the lines
-                // in score order, best first (the same stable sort on both), so that line 1
-                // is the move played and the summary.
-                self.root_moves[..num_pv].sort_by_key(|m| std::cmp::Reverse(m.score));
-                lines.sort_by_key(|l| std::cmp::Reverse(l.score));
-                score = lines[0].score;
-            }
-            // The best root move is first in root_moves (moved there when it raised alpha).
+                self.root_moves[pv_idx].score
+            };
+            let s = self.aspiration(depth, prev, pv_idx);
             if self.aborted {
-                // Keep a move the interrupted iteration proved better than the old best.
-                let best = self.root_moves[0];
-                if best.pos != result.best && best.score > prev_score && best.score > -WIN {
-                    result.best = best.pos;
-                    result.pv = vec![best.pos];
-                    result.score = best.score;
-                }
-                break;
+                return None;
             }
-            prev_score = score;
-            result.best = self.root_moves[0].pos;
-            result.score = score;
-            result.depth = depth;
-            result.pv = lines[0].pv.clone();
-            if num_pv > 1 {
-                result.lines = lines.clone();
+            let mut pv = self.pv[0][..self.pv_len[0]].to_vec();
+            if pv.first() != Some(&self.root_moves[pv_idx].pos) {
+                pv = vec![self.root_moves[pv_idx].pos];
             }
-            if self.id != 0 {
-                let mut best = self.shared.helper_best.lock().unwrap();
-                let proven = score >= WIN_THRESHOLD;
-                if best.as_ref().is_none_or(|b| {
-                    if proven || b.score >= WIN_THRESHOLD {
-                        score > b.score
-                    } else {
-                        depth > b.depth
-                    }
-                }) {
-                    *best = Some(result.clone());
-                }
-                drop(best);
-                // A proven win ends the search: it is the move to play.
-                if proven {
-                    self.shared.done.store(true, Ordering::Relaxed);
-                    break;
-                }
-                // A helper that completes the requested depth ends the search.
-                if limits.max_depth.is_some() && depth >= max_depth && limits.multipv <= 1 {
-                    self.shared.done.store(true, Ordering::Relaxed);
-                }
-            }
-            if self.id == 0 {
-                self.flush_nodes();
-                let (nodes, vcf_nodes, time_ms) = (
-                    self.shared.nodes.load(Ordering::Relaxed),
-                    self.shared.vcf_nodes.load(Ordering::Relaxed),
-                    self.elapsed_ms(),
-                );
-                for (pv_index, line) in lines.iter().enumerate() {
-                    on_info(&SearchInfo {
-                        depth,
-                        seldepth: self.seldepth,
-                        score: line.score,
-                        nodes,
-                        vcf_nodes,
-                        time_ms,
-                        pv: line.pv.clone(),
-                        pv_index,
-                        num_pv,
-                    });
-                }
-                // A proven result needs no deeper search.
-                if score.abs() >= WIN_THRESHOLD
-                    && depth > crate::search::mate_plies(score).unwrap_or(0).abs() + 2
-                {
-                    break;
-                }
-                // Stop rule between iterations (see `Budget::should_stop`): the next
-                // iteration would not finish, or the move's target time is spent, stretched
-                // when the score fell since our previous move or the best move keeps changing.
-                if result.best != last_best {
-                    if last_best != Pos::NONE {
-                        changes += 1.0;
-                    }
-                    last_best = result.best;
-                }
-                let drop = self
-                    .shared
-                    .prev_score
-                    .map_or(0.0, |p| win_rate(p) - win_rate(score));
-                if limits
-                    .budget
-                    .should_stop(self.elapsed_ms(), depth, drop, changes)
-                {
-                    break;
-                }
-                if single && (depth >= 10 || self.elapsed_ms() * 8 >= limits.budget.soft_ms) {
-                    break;
-                }
-                changes *= 0.5;
-            }
-            depth += 1;
+            self.root_moves[pv_idx].score = s;
+            lines.push(PvLine { score: s, pv });
         }
+        if num_pv > 1 {
+            // A later pass can score above an earlier one (pruning differs): the lines in
+            // score order, best first (the same stable sort on both), so that line 1 is the
+            // move played and the summary.
+            self.root_moves[..num_pv].sort_by_key(|m| std::cmp::Reverse(m.score));
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        }
+        Some(lines)
+    }
+
+    /// After a stopped iteration: keeps a move it proved better than the old best (the
+    /// best root move is first in `root_moves`, moved there when it raised alpha).
+    fn keep_interrupted_best(&self, result: &mut SearchResult, prev_score: i32) {
+        let best = self.root_moves[0];
+        if best.pos != result.best && best.score > prev_score && best.score > -WIN {
+            result.best = best.pos;
+            result.pv = vec![best.pos];
+            result.score = best.score;
+        }
+    }
+
+    /// The main thread's `INFO` for each line of a completed iteration.
+    fn report_iteration(
+        &mut self,
+        depth: i32,
+        lines: &[PvLine],
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) {
         self.flush_nodes();
-        // A helper's deeper completed iteration replaces the main thread's result, unless
-        // the main thread has proved a win or a loss (or reports several lines).
-        // A helper's proven win always replaces a result that is not a faster win.
-        if self.id == 0 && num_pv == 1 {
-            if let Some(h) = self.shared.helper_best.lock().unwrap().take() {
-                let adopt = if h.score >= WIN_THRESHOLD {
-                    h.score > result.score
-                } else {
-                    result.score.abs() < WIN_THRESHOLD && h.depth > result.depth
-                };
-                if adopt {
-                    result = h;
-                }
+        let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        let vcf_nodes = self.shared.vcf_nodes.load(Ordering::Relaxed);
+        let time_ms = self.elapsed_ms();
+        for (pv_index, line) in lines.iter().enumerate() {
+            on_info(&SearchInfo {
+                depth,
+                seldepth: self.seldepth,
+                score: line.score,
+                nodes,
+                vcf_nodes,
+                time_ms,
+                pv: line.pv.clone(),
+                pv_index,
+                num_pv: lines.len(),
+            });
+        }
+    }
+
+    /// Whether the main thread stops after a completed iteration: a proven result needs no
+    /// deeper search; otherwise the clock's rule between iterations (`Budget::should_stop`:
+    /// the next iteration would not finish, or the move's target time is spent, stretched
+    /// when the score fell since our previous move or the best move keeps changing), and a
+    /// single move stops at depth 10 or an eighth of the target time.
+    fn main_should_stop(
+        &self,
+        result: &SearchResult,
+        depth: i32,
+        single: bool,
+        limits: &Limits,
+        clock: &mut IterationClock,
+    ) -> bool {
+        let score = result.score;
+        if score.abs() >= WIN_THRESHOLD
+            && depth > crate::search::mate_plies(score).unwrap_or(0).abs() + 2
+        {
+            return true;
+        }
+        if result.best != clock.last_best {
+            if clock.last_best != Pos::NONE {
+                clock.changes += 1.0;
+            }
+            clock.last_best = result.best;
+        }
+        let drop = self
+            .shared
+            .prev_score
+            .map_or(0.0, |p| win_rate(p) - win_rate(score));
+        if limits
+            .budget
+            .should_stop(self.elapsed_ms(), depth, drop, clock.changes)
+        {
+            return true;
+        }
+        if single && (depth >= 10 || self.elapsed_ms() * 8 >= limits.budget.soft_ms) {
+            return true;
+        }
+        clock.changes *= 0.5;
+        false
+    }
+
+    /// A helper's completed iteration, offered to the main thread: kept when it is a
+    /// better proof or deeper than the helper result kept so far. Whether the helper stops:
+    /// a proven win ends the search (it is the move to play), and a helper that completes
+    /// the requested depth ends it too (but searches on itself until told).
+    fn offer_helper_result(&self, result: &SearchResult, limits: &Limits, max_depth: i32) -> bool {
+        let (score, depth) = (result.score, result.depth);
+        let proven = score >= WIN_THRESHOLD;
+        let mut best = self.shared.helper_best.lock().unwrap();
+        let better = best.as_ref().is_none_or(|b| {
+            if proven || b.score >= WIN_THRESHOLD {
+                score > b.score
+            } else {
+                depth > b.depth
+            }
+        });
+        if better {
+            *best = Some(result.clone());
+        }
+        drop(best);
+        if proven {
+            self.shared.done.store(true, Ordering::Relaxed);
+            return true;
+        }
+        if limits.max_depth.is_some() && depth >= max_depth && limits.multipv <= 1 {
+            self.shared.done.store(true, Ordering::Relaxed);
+        }
+        false
+    }
+
+    /// The main thread takes a helper's deeper completed iteration, unless it has proved a
+    /// win or a loss itself; a helper's proven win replaces any result that is not a faster
+    /// win.
+    fn adopt_helper_result(&self, result: &mut SearchResult) {
+        if let Some(h) = self.shared.helper_best.lock().unwrap().take() {
+            let adopt = if h.score >= WIN_THRESHOLD {
+                h.score > result.score
+            } else {
+                result.score.abs() < WIN_THRESHOLD && h.depth > result.depth
+            };
+            if adopt {
+                *result = h;
             }
         }
-        if self.id == 0 && result.score > -WIN_THRESHOLD && result.score < WIN_THRESHOLD {
-            self.avoid_opponent_threats(&mut result, limits);
-            // Multi-PV: the move played leads the lines, and the summary is line 1.
-            if !result.lines.is_empty() && result.lines[0].pv.first() != Some(&result.best) {
-                match result
-                    .lines
-                    .iter()
-                    .position(|l| l.pv.first() == Some(&result.best))
-                {
-                    Some(i) => {
-                        let line = result.lines.remove(i);
-                        result.lines.insert(0, line);
-                    }
-                    None => {
-                        result.lines.insert(
-                            0,
-                            PvLine {
-                                score: result.score,
-                                pv: result.pv.clone(),
-                            },
-                        );
-                        result.lines.truncate(num_pv);
-                    }
-                }
-            }
-            if let Some(first) = result.lines.first() {
-                result.score = first.score;
-                result.pv = first.pv.clone();
-            }
-        }
-        result
     }
 
     /// Root VCF, then root VCT within a share of the time: a winning line if one is found.
@@ -555,5 +586,53 @@ impl<'a> Worker<'a> {
             }
         }
         best
+    }
+}
+
+/// What the main thread's stop rule remembers between iterations.
+struct IterationClock {
+    /// Best-move changes, halved after each iteration.
+    changes: f64,
+    /// The best move of the last completed iteration (`Pos::NONE` before the first).
+    last_best: Pos,
+}
+
+impl Default for IterationClock {
+    fn default() -> Self {
+        IterationClock {
+            changes: 0.0,
+            last_best: Pos::NONE,
+        }
+    }
+}
+
+/// Multi-PV: the move played leads the lines (with a line of its own if none of the lines
+/// starts with it), and the summary score and PV are line 1's.
+fn lead_with_played_move(result: &mut SearchResult, num_pv: usize) {
+    if !result.lines.is_empty() && result.lines[0].pv.first() != Some(&result.best) {
+        match result
+            .lines
+            .iter()
+            .position(|l| l.pv.first() == Some(&result.best))
+        {
+            Some(i) => {
+                let line = result.lines.remove(i);
+                result.lines.insert(0, line);
+            }
+            None => {
+                result.lines.insert(
+                    0,
+                    PvLine {
+                        score: result.score,
+                        pv: result.pv.clone(),
+                    },
+                );
+                result.lines.truncate(num_pv);
+            }
+        }
+    }
+    if let Some(first) = result.lines.first() {
+        result.score = first.score;
+        result.pv = first.pv.clone();
     }
 }
