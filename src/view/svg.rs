@@ -28,16 +28,53 @@ fn xml_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// The picture's geometry: where a board point is drawn, in SVG user units.
+struct Canvas {
+    /// Board width and height, in points.
+    w: usize,
+    h: usize,
+    /// Picture width and height (with the caption's room).
+    width: usize,
+    height: usize,
+    orientation: super::Orientation,
+}
+
+impl Canvas {
+    fn new(board: &Board, marks: &Marks) -> Canvas {
+        let (w, h) = (board.width(), board.height());
+        let caption_h = if marks.caption.is_some() { 28 } else { 0 };
+        Canvas {
+            w,
+            h,
+            width: 2 * MARGIN + (w - 1) * CELL,
+            height: 2 * MARGIN + (h - 1) * CELL + caption_h,
+            orientation: marks.orientation,
+        }
+    }
+
+    /// The x of board column `x`.
+    fn cx(&self, x: usize) -> usize {
+        MARGIN + x * CELL
+    }
+
+    /// The y of board row `y` (turned over for [`super::Orientation::Book`]).
+    fn cy(&self, y: usize) -> usize {
+        MARGIN + self.orientation.picture_row(y, self.h) * CELL
+    }
+
+    /// The y of the grid's bottom line.
+    fn bottom(&self) -> usize {
+        MARGIN + (self.h - 1) * CELL
+    }
+}
+
+/// Radius of a stone, in SVG user units.
+const STONE_R: usize = CELL / 2 - 2;
+
 /// The SVG document of `board` with `marks` (see the module docs).
 pub fn to_svg(board: &Board, marks: &Marks) -> String {
-    let (w, h) = (board.width(), board.height());
-    let caption_h = if marks.caption.is_some() { 28 } else { 0 };
-    let width = 2 * MARGIN + (w - 1) * CELL;
-    let height = 2 * MARGIN + (h - 1) * CELL + caption_h;
-    let cx = |x: usize| MARGIN + x * CELL;
-    // The y of board row `y`, and of the top and bottom lines of the grid.
-    let cy = |y: usize| MARGIN + marks.orientation.picture_row(y, h) * CELL;
-    let (top, bottom) = (MARGIN, MARGIN + (h - 1) * CELL);
+    let c = Canvas::new(board, marks);
+    let (width, height) = (c.width, c.height);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -48,28 +85,48 @@ pub fn to_svg(board: &Board, marks: &Marks) -> String {
         s,
         r##"<rect class="board" x="0" y="0" width="{width}" height="{height}" fill="#dcb35c"/>"##
     );
-    // Grid.
+    grid(&mut s, &c);
+    coordinates(&mut s, &c);
+    stones(&mut s, &c, board, marks.number_stones);
+    forbidden(&mut s, &c, board, marks);
+    line(&mut s, &c, board, marks);
+    best_and_last(&mut s, &c, board, marks);
+    if let Some(text) = &marks.caption {
+        let _ = writeln!(
+            s,
+            r##"<text class="caption" x="{}" y="{}" font-size="14" text-anchor="middle" fill="#000000">{}</text>"##,
+            width / 2,
+            height - 12,
+            xml_escape(text)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The grid's lines and the star points (15x15 and 19x19).
+fn grid(s: &mut String, c: &Canvas) {
     let _ = writeln!(s, r##"<g class="grid" stroke="#3a2a10" stroke-width="1">"##);
-    for x in 0..w {
+    for x in 0..c.w {
         let _ = writeln!(
             s,
             r#"<line x1="{0}" y1="{1}" x2="{0}" y2="{2}"/>"#,
-            cx(x),
-            top,
-            bottom
+            c.cx(x),
+            MARGIN,
+            c.bottom()
         );
     }
-    for y in 0..h {
+    for y in 0..c.h {
         let _ = writeln!(
             s,
             r#"<line x1="{1}" y1="{0}" x2="{2}" y2="{0}"/>"#,
-            cy(y),
-            cx(0),
-            cx(w - 1)
+            c.cy(y),
+            c.cx(0),
+            c.cx(c.w - 1)
         );
     }
     s.push_str("</g>\n");
-    let stars: &[(usize, usize)] = match (w, h) {
+    let stars: &[(usize, usize)] = match (c.w, c.h) {
         (15, 15) => &[(3, 3), (11, 3), (7, 7), (3, 11), (11, 11)],
         (19, 19) => &[
             (3, 3),
@@ -88,47 +145,54 @@ pub fn to_svg(board: &Board, marks: &Marks) -> String {
         let _ = writeln!(
             s,
             r##"<circle class="star" cx="{}" cy="{}" r="3" fill="#3a2a10"/>"##,
-            cx(x),
-            cy(y)
+            c.cx(x),
+            c.cy(y)
         );
     }
-    // Coordinates on all four sides.
+}
+
+/// Column letters above and below the grid, row numbers left and right of it.
+fn coordinates(s: &mut String, c: &Canvas) {
     let _ = writeln!(
         s,
         r##"<g class="coords" font-size="13" fill="#3a2a10" text-anchor="middle">"##
     );
-    for x in 0..w {
-        for y_text in [MARGIN / 2 + 4, bottom + MARGIN / 2 + 8] {
+    for x in 0..c.w {
+        for y_text in [MARGIN / 2 + 4, c.bottom() + MARGIN / 2 + 8] {
             let _ = writeln!(
                 s,
                 r#"<text class="coord" x="{}" y="{}">{}</text>"#,
-                cx(x),
+                c.cx(x),
                 y_text,
                 column_label(x)
             );
         }
     }
-    for y in 0..h {
-        for x_text in [MARGIN / 2 - 2, cx(w - 1) + MARGIN / 2 + 2] {
+    for y in 0..c.h {
+        for x_text in [MARGIN / 2 - 2, c.cx(c.w - 1) + MARGIN / 2 + 2] {
             let _ = writeln!(
                 s,
                 r#"<text class="coord" x="{}" y="{}">{}</text>"#,
                 x_text,
-                cy(y) + 5,
+                c.cy(y) + 5,
                 row_label(y)
             );
         }
     }
     s.push_str("</g>\n");
-    // Stones, in move order (dead stones, if any, as grey ones).
-    let r = CELL / 2 - 2;
-    let mut number = vec![0usize; w * h];
+}
+
+/// The stones row by row (dead stones, if any, grey), with their move numbers when
+/// `numbered`.
+fn stones(s: &mut String, c: &Canvas, board: &Board, numbered: bool) {
+    let w = c.w;
+    let mut number = vec![0usize; w * c.h];
     for (i, &p) in board.moves().iter().enumerate() {
         if board.contains(p) {
             number[p.y() * w + p.x()] = i + 1;
         }
     }
-    for y in 0..h {
+    for y in 0..c.h {
         for x in 0..w {
             let p = Pos::new(x, y);
             let (class, fill) = match board.cell(p) {
@@ -139,12 +203,12 @@ pub fn to_svg(board: &Board, marks: &Marks) -> String {
             };
             let _ = writeln!(
                 s,
-                r##"<circle class="stone {class}" data-point="{}" cx="{}" cy="{}" r="{r}" fill="{fill}" stroke="#000000" stroke-width="1"/>"##,
+                r##"<circle class="stone {class}" data-point="{}" cx="{}" cy="{}" r="{STONE_R}" fill="{fill}" stroke="#000000" stroke-width="1"/>"##,
                 p.to_notation(),
-                cx(x),
-                cy(y)
+                c.cx(x),
+                c.cy(y)
             );
-            if marks.number_stones && number[y * w + x] > 0 {
+            if numbered && number[y * w + x] > 0 {
                 let ink = if class == "black" {
                     "#ffffff"
                 } else {
@@ -153,19 +217,22 @@ pub fn to_svg(board: &Board, marks: &Marks) -> String {
                 let _ = writeln!(
                     s,
                     r#"<text class="move-number" x="{}" y="{}" font-size="12" text-anchor="middle" fill="{ink}">{}</text>"#,
-                    cx(x),
-                    cy(y) + 4,
+                    c.cx(x),
+                    c.cy(y) + 4,
                     number[y * w + x]
                 );
             }
         }
     }
-    // Forbidden points.
+}
+
+/// A red cross on each empty forbidden point of `marks`.
+fn forbidden(s: &mut String, c: &Canvas, board: &Board, marks: &Marks) {
     for &(p, kind) in &marks.forbidden {
         if !(board.contains(p) && board.is_empty(p)) {
             continue;
         }
-        let (x, y, d) = (cx(p.x()), cy(p.y()), CELL / 4);
+        let (x, y, d) = (c.cx(p.x()), c.cy(p.y()), CELL / 4);
         let _ = writeln!(
             s,
             r##"<g class="forbidden" data-point="{}" data-kind="{}" stroke="#d01010" stroke-width="3"><line x1="{}" y1="{}" x2="{}" y2="{}"/><line x1="{}" y1="{}" x2="{}" y2="{}"/></g>"##,
@@ -181,48 +248,55 @@ pub fn to_svg(board: &Board, marks: &Marks) -> String {
             y - d
         );
     }
-    // The line, as numbered ghost stones (a point already used keeps its first number).
+}
+
+/// The line of `marks` as numbered translucent stones (a point already used keeps its first
+/// number).
+fn line(s: &mut String, c: &Canvas, board: &Board, marks: &Marks) {
     let mut drawn: Vec<Pos> = Vec::new();
     for (i, &p) in marks.line.iter().enumerate() {
         if !(board.contains(p) && board.is_empty(p)) || drawn.contains(&p) {
             continue;
         }
         drawn.push(p);
-        let c = line_color(board, i);
-        let (class, fill, ink) = match c {
+        let (class, fill, ink) = match line_color(board, i) {
             Color::Black => ("black", "#111111", "#ffffff"),
             Color::White => ("white", "#f8f8f8", "#000000"),
         };
         let _ = writeln!(
             s,
-            r##"<circle class="line {class}" data-point="{}" cx="{}" cy="{}" r="{r}" fill="{fill}" fill-opacity="0.55" stroke="#000000" stroke-opacity="0.55"/>"##,
+            r##"<circle class="line {class}" data-point="{}" cx="{}" cy="{}" r="{STONE_R}" fill="{fill}" fill-opacity="0.55" stroke="#000000" stroke-opacity="0.55"/>"##,
             p.to_notation(),
-            cx(p.x()),
-            cy(p.y())
+            c.cx(p.x()),
+            c.cy(p.y())
         );
         let _ = writeln!(
             s,
             r#"<text class="line-number" x="{}" y="{}" font-size="13" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"#,
-            cx(p.x()),
-            cy(p.y()) + 5,
+            c.cx(p.x()),
+            c.cy(p.y()) + 5,
             i + 1
         );
     }
+}
+
+/// A green ring on the best move (the line's first, else `marks.best`), and the last move's
+/// red dot, or a ring inside the stone's edge when the stone carries its move number (a dot
+/// would hide it).
+fn best_and_last(s: &mut String, c: &Canvas, board: &Board, marks: &Marks) {
     let best = marks.line.first().copied().or(marks.best);
     if let Some(b) = best.filter(|&b| board.contains(b)) {
         let _ = writeln!(
             s,
             r##"<circle class="best" data-point="{}" cx="{}" cy="{}" r="{}" fill="none" stroke="#10a010" stroke-width="3"/>"##,
             b.to_notation(),
-            cx(b.x()),
-            cy(b.y()),
-            r + 2
+            c.cx(b.x()),
+            c.cy(b.y()),
+            STONE_R + 2
         );
     }
     let last = board.last_move();
     if marks.last_move && !last.is_none() && board.contains(last) {
-        // A dot in the middle, or a ring inside the stone's edge when the stone carries its
-        // move number (a dot would hide it).
         let (radius, paint) = if marks.number_stones {
             (
                 CELL / 2 - 4,
@@ -235,21 +309,10 @@ pub fn to_svg(board: &Board, marks: &Marks) -> String {
             s,
             r##"<circle class="last" data-point="{}" cx="{}" cy="{}" r="{radius}" {paint}/>"##,
             last.to_notation(),
-            cx(last.x()),
-            cy(last.y())
+            c.cx(last.x()),
+            c.cy(last.y())
         );
     }
-    if let Some(c) = &marks.caption {
-        let _ = writeln!(
-            s,
-            r##"<text class="caption" x="{}" y="{}" font-size="14" text-anchor="middle" fill="#000000">{}</text>"##,
-            width / 2,
-            height - 12,
-            xml_escape(c)
-        );
-    }
-    s.push_str("</svg>\n");
-    s
 }
 
 #[cfg(test)]
