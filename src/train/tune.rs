@@ -501,6 +501,36 @@ fn result_loss(samples: &[&EvalSample], theta: &[f64]) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
+/// The samples of one rule's fit, split into training and held-out sets, each as
+/// references for the loss functions.
+struct FitSets<'s> {
+    train_eval: Vec<&'s EvalSample>,
+    held_eval: Vec<&'s EvalSample>,
+    train_order: Vec<&'s OrderSample>,
+    held_order: Vec<&'s OrderSample>,
+}
+
+impl FitSets<'_> {
+    /// Evaluation and ordering losses of `theta`: `[(train, held out); 2]`.
+    fn losses(&self, theta: &[f64]) -> [(f64, f64); 2] {
+        [
+            (
+                eval_loss(&self.train_eval, theta, None),
+                eval_loss(&self.held_eval, theta, None),
+            ),
+            (
+                order_loss(&self.train_order, theta, None),
+                order_loss(&self.held_order, theta, None),
+            ),
+        ]
+    }
+}
+
+/// Whether parameter `i` of a [`Layout`] belongs to the evaluation (else to move ordering).
+fn is_eval_param(i: usize) -> bool {
+    i % GROUP < 2 * CANON_CODES + MASKS
+}
+
 /// Fits the tables of `rule` in `weights` to `games` (all of that rule). `log` receives each
 /// epoch's report as it ends.
 pub fn fit_rule(
@@ -511,8 +541,7 @@ pub fn fit_rule(
     log: &mut dyn FnMut(&EpochReport),
 ) -> RuleFit {
     let lay = Layout::of(rule);
-    let mut train = Samples::default();
-    let mut held = Samples::default();
+    let (mut train, mut held) = (Samples::default(), Samples::default());
     for (i, g) in games.iter().enumerate() {
         let out = if args.holdout > 1 && i % args.holdout == args.holdout - 1 {
             &mut held
@@ -524,9 +553,61 @@ pub fn fit_rule(
     // The recorded search scores' scale, the blended targets and the reference losses.
     let score_scale = blend_targets(&mut train.eval, &mut held.eval, args.lambda, args.score_cap);
     let hand_scale = fit_scale(train.eval.iter().map(|s| (s.hand, s.result)));
-    let reference = |samples: &[EvalSample], f: &dyn Fn(&EvalSample) -> Option<f64>| {
+    let references = reference_losses(&held.eval, score_scale, hand_scale);
+    let sets = FitSets {
+        train_eval: train.eval.iter().collect(),
+        held_eval: held.eval.iter().collect(),
+        train_order: train.order.iter().collect(),
+        held_order: held.order.iter().collect(),
+    };
+    let mut theta = tables_to_params(weights, rule, lay);
+    let start = sets.losses(&theta);
+    let mut reports = Vec::new();
+    let mut report = |r: EpochReport| {
+        log(&r);
+        reports.push(r);
+    };
+    let every = (args.iters / 10).max(1);
+    // Stage 1: the factorised evaluation, from zero; stage 2: every entry, with the L2
+    // penalty toward the factorised fit (the starting weights when stage 1 was skipped).
+    let mut prior = theta.clone();
+    if args.factor_iters > 0 && !sets.train_eval.is_empty() {
+        fit_factors(
+            &mut theta,
+            lay,
+            rule,
+            &sets,
+            args.factor_iters,
+            every,
+            &mut report,
+        );
+        prior.clone_from(&theta);
+    }
+    if args.iters > 0 && !sets.train_eval.is_empty() {
+        fit_entries(&mut theta, &prior, &sets, args, every, &mut report);
+    }
+    if !args.no_order && !sets.train_order.is_empty() {
+        fit_order(&mut theta, &sets, args, every, &mut report);
+    }
+    let end = sets.losses(&theta);
+    params_to_tables(weights, rule, lay, &theta);
+    RuleFit {
+        reports,
+        start,
+        end,
+        samples: (train.eval.len(), held.eval.len()),
+        result_loss: result_loss(&sets.held_eval, &theta),
+        references,
+        scales: (score_scale, hand_scale),
+    }
+}
+
+/// Held-out loss against the results of the reference predictors: the recorded search
+/// scores (scale `score_scale`) and the hand-set evaluation (scale `hand_scale`).
+fn reference_losses(held: &[EvalSample], score_scale: f64, hand_scale: f64) -> [f64; 2] {
+    let reference = |f: &dyn Fn(&EvalSample) -> Option<f64>| {
         let (mut sum, mut n) = (0.0, 0usize);
-        for s in samples {
+        for s in held {
             if let Some(p) = f(s) {
                 sum += bce(p, s.result as f64);
                 n += 1;
@@ -534,13 +615,14 @@ pub fn fit_rule(
         }
         sum / n.max(1) as f64
     };
-    let refs = [
-        reference(&held.eval, &|s| {
-            s.score.map(|v| sigmoid(v as f64 / score_scale))
-        }),
-        reference(&held.eval, &|s| Some(sigmoid(s.hand as f64 / hand_scale))),
-    ];
-    // Current tables as parameters.
+    [
+        reference(&|s| s.score.map(|v| sigmoid(v as f64 / score_scale))),
+        reference(&|s| Some(sigmoid(s.hand as f64 / hand_scale))),
+    ]
+}
+
+/// The tables of `rule` in `weights` as the parameters of `lay`.
+fn tables_to_params(weights: &Weights, rule: Rule, lay: Layout) -> Vec<f64> {
     let mut theta = vec![0.0; lay.len()];
     for g in 0..lay.groups {
         let c = if g == 1 { Color::White } else { Color::Black };
@@ -552,133 +634,11 @@ pub fn fit_rule(
             }
         }
     }
-    let tr_e: Vec<&EvalSample> = train.eval.iter().collect();
-    let he_e: Vec<&EvalSample> = held.eval.iter().collect();
-    let tr_o: Vec<&OrderSample> = train.order.iter().collect();
-    let he_o: Vec<&OrderSample> = held.order.iter().collect();
-    let start = [
-        (
-            eval_loss(&tr_e, &theta, None),
-            eval_loss(&he_e, &theta, None),
-        ),
-        (
-            order_loss(&tr_o, &theta, None),
-            order_loss(&he_o, &theta, None),
-        ),
-    ];
-    let mut reports = Vec::new();
-    let every = (args.iters / 10).max(1);
-    let is_eval = |i: usize| {
-        let g = i % GROUP;
-        g < 2 * CANON_CODES + MASKS
-    };
-    // Stage 1: the factorised evaluation, from zero.
-    let mut prior = theta.clone();
-    if args.factor_iters > 0 && !tr_e.is_empty() {
-        let mut fac = Factors::new(lay, rule);
-        let mut full = theta.clone();
-        let mut g = Vec::new();
-        let mut x = fac.f.clone();
-        lbfgs(
-            &mut x,
-            args.factor_iters,
-            &mut |x: &[f64], grad: &mut Vec<f64>| {
-                fac.f.copy_from_slice(x);
-                fac.expand(&mut full);
-                let l = eval_loss(&tr_e, &full, Some(&mut g));
-                *grad = fac.project(&g);
-                l
-            },
-            &mut |it, l, x| {
-                if it % every == 0 {
-                    let mut t = theta.clone();
-                    Factors {
-                        lay,
-                        rule,
-                        f: x.to_vec(),
-                    }
-                    .expand(&mut t);
-                    let r = EpochReport {
-                        stage: "factor",
-                        epoch: it,
-                        train: l,
-                        held_out: eval_loss(&he_e, &t, None),
-                    };
-                    log(&r);
-                    reports.push(r);
-                }
-            },
-        );
-        fac.f.copy_from_slice(&x);
-        fac.expand(&mut theta);
-        prior.clone_from(&theta);
-    }
-    // Stage 2: every entry, with the L2 penalty toward the factorised fit (the starting
-    // weights when stage 1 was skipped).
-    if args.iters > 0 && !tr_e.is_empty() {
-        let l2 = args.l2;
-        let mut x = theta.clone();
-        lbfgs(
-            &mut x,
-            args.iters,
-            &mut |x: &[f64], grad: &mut Vec<f64>| {
-                let l = eval_loss(&tr_e, x, Some(grad));
-                l + l2_pull(x, grad, &prior, l2, is_eval)
-            },
-            &mut |it, l, x| {
-                if it % every == 0 {
-                    let r = EpochReport {
-                        stage: "eval",
-                        epoch: it,
-                        train: l,
-                        held_out: eval_loss(&he_e, x, None),
-                    };
-                    log(&r);
-                    reports.push(r);
-                }
-            },
-        );
-        theta = x;
-    }
-    // Move ordering.
-    if !args.no_order && !tr_o.is_empty() {
-        let start_o = theta.clone();
-        // Ordering scores are in much larger units: a far weaker pull toward the start.
-        let l2 = args.l2 * 1e-3;
-        let mut x = theta.clone();
-        lbfgs(
-            &mut x,
-            args.iters.max(args.factor_iters).max(1),
-            &mut |x: &[f64], grad: &mut Vec<f64>| {
-                let l = order_loss(&tr_o, x, Some(grad));
-                l + l2_pull(x, grad, &start_o, l2, |i| !is_eval(i))
-            },
-            &mut |it, l, x| {
-                if it % every == 0 {
-                    let r = EpochReport {
-                        stage: "order",
-                        epoch: it,
-                        train: l,
-                        held_out: order_loss(&he_o, x, None),
-                    };
-                    log(&r);
-                    reports.push(r);
-                }
-            },
-        );
-        theta = x;
-    }
-    let end = [
-        (
-            eval_loss(&tr_e, &theta, None),
-            eval_loss(&he_e, &theta, None),
-        ),
-        (
-            order_loss(&tr_o, &theta, None),
-            order_loss(&he_o, &theta, None),
-        ),
-    ];
-    // Back into the weights (both colours when they share).
+    theta
+}
+
+/// The parameters back into the tables of `rule` (both colours when they share).
+fn params_to_tables(weights: &mut Weights, rule: Rule, lay: Layout, theta: &[f64]) {
     for c in [Color::Black, Color::White] {
         let cw = weights.get_mut(rule, c);
         for k in Kind::ALL {
@@ -688,16 +648,118 @@ pub fn fit_rule(
             }
         }
     }
-    let held_refs: Vec<&EvalSample> = held.eval.iter().collect();
-    RuleFit {
-        reports,
-        start,
-        end,
-        samples: (train.eval.len(), held.eval.len()),
-        result_loss: result_loss(&held_refs, &theta),
-        references: refs,
-        scales: (score_scale, hand_scale),
-    }
+}
+
+/// Stage 1: the factorised evaluation fitted from zero for `iters` iterations, expanded
+/// into `theta`; a report every `every` iterations.
+fn fit_factors(
+    theta: &mut [f64],
+    lay: Layout,
+    rule: Rule,
+    sets: &FitSets,
+    iters: usize,
+    every: usize,
+    report: &mut dyn FnMut(EpochReport),
+) {
+    let mut fac = Factors::new(lay, rule);
+    let mut full = theta.to_vec();
+    let mut g = Vec::new();
+    let mut x = fac.f.clone();
+    lbfgs(
+        &mut x,
+        iters,
+        &mut |x: &[f64], grad: &mut Vec<f64>| {
+            fac.f.copy_from_slice(x);
+            fac.expand(&mut full);
+            let l = eval_loss(&sets.train_eval, &full, Some(&mut g));
+            *grad = fac.project(&g);
+            l
+        },
+        &mut |it, l, x| {
+            if it % every == 0 {
+                let mut t = theta.to_vec();
+                Factors {
+                    lay,
+                    rule,
+                    f: x.to_vec(),
+                }
+                .expand(&mut t);
+                report(EpochReport {
+                    stage: "factor",
+                    epoch: it,
+                    train: l,
+                    held_out: eval_loss(&sets.held_eval, &t, None),
+                });
+            }
+        },
+    );
+    fac.f.copy_from_slice(&x);
+    fac.expand(theta);
+}
+
+/// Stage 2: every evaluation entry, pulled toward `prior` by the L2 penalty.
+fn fit_entries(
+    theta: &mut Vec<f64>,
+    prior: &[f64],
+    sets: &FitSets,
+    args: &TuneArgs,
+    every: usize,
+    report: &mut dyn FnMut(EpochReport),
+) {
+    let l2 = args.l2;
+    let mut x = theta.clone();
+    lbfgs(
+        &mut x,
+        args.iters,
+        &mut |x: &[f64], grad: &mut Vec<f64>| {
+            let l = eval_loss(&sets.train_eval, x, Some(grad));
+            l + l2_pull(x, grad, prior, l2, is_eval_param)
+        },
+        &mut |it, l, x| {
+            if it % every == 0 {
+                report(EpochReport {
+                    stage: "eval",
+                    epoch: it,
+                    train: l,
+                    held_out: eval_loss(&sets.held_eval, x, None),
+                });
+            }
+        },
+    );
+    *theta = x;
+}
+
+/// The move-ordering entries, pulled toward their starting values.
+fn fit_order(
+    theta: &mut Vec<f64>,
+    sets: &FitSets,
+    args: &TuneArgs,
+    every: usize,
+    report: &mut dyn FnMut(EpochReport),
+) {
+    let start = theta.clone();
+    // Ordering scores are in much larger units: a far weaker pull toward the start.
+    let l2 = args.l2 * 1e-3;
+    let mut x = theta.clone();
+    lbfgs(
+        &mut x,
+        args.iters.max(args.factor_iters).max(1),
+        &mut |x: &[f64], grad: &mut Vec<f64>| {
+            let l = order_loss(&sets.train_order, x, Some(grad));
+            l + l2_pull(x, grad, &start, l2, |i| !is_eval_param(i))
+        },
+        &mut |it, l, x| {
+            if it % every == 0 {
+                report(EpochReport {
+                    stage: "order",
+                    epoch: it,
+                    train: l,
+                    held_out: order_loss(&sets.held_order, x, None),
+                });
+            }
+        },
+    );
+    *theta = x;
 }
 
 /// Runs `tune`. Errors: unreadable or bad game and weights files, bad `--copy` arguments,
