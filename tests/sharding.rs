@@ -360,84 +360,11 @@ fn duplicated_missing_or_mismatched_shards_are_refused() {
     }
 }
 
-/// A deterministic engine: `ev <score>` from the stones on the board, then the empty point
-/// nearest the centre; as a match player it can also be `rowwin` (as black it plays along
-/// the last row, as white it answers garbage: it wins exactly the games it starts).
-const FAKE: &str = r#"#!/usr/bin/env python3
-import sys
-mode = sys.argv[1] if len(sys.argv) > 1 else "sane"
-size = 15
-board = {}
-me_black = None
-
-def out(s):
-    sys.stdout.write(s + "\n")
-    sys.stdout.flush()
-
-def near_centre():
-    c = size // 2
-    best = None
-    for y in range(size):
-        for x in range(size):
-            if (x, y) in board:
-                continue
-            k = (max(abs(x - c), abs(y - c)), (x - c) ** 2 + (y - c) ** 2, y, x)
-            if best is None or k < best[0]:
-                best = (k, (x, y))
-    return best[1]
-
-def answer():
-    if mode == "rowwin":
-        if not me_black:
-            out("this is not a move")
-            return
-        p = next(((x, size - 1) for x in range(size) if (x, size - 1) not in board), near_centre())
-    else:
-        score = sum((x * 7 + y * 3) * (1 if f == 1 else -1) for (x, y), f in board.items())
-        out("MESSAGE depth 1 ev %d n 1" % (score % 400 - 200))
-        p = near_centre()
-    board[p] = 1
-    out("%d,%d" % p)
-
-for raw in sys.stdin:
-    line = raw.strip()
-    if not line:
-        continue
-    word = line.split()[0].upper()
-    if word in ("START", "RECTSTART"):
-        size = int(line.split()[1].split(",")[0])
-        board = {}
-        me_black = None
-        out("OK")
-    elif word == "ABOUT":
-        out('name="fake-%s", version="1.0"' % mode)
-    elif word == "BEGIN":
-        me_black = True
-        answer()
-    elif word == "TURN":
-        x, y = [int(t) for t in line.split(None, 1)[1].split(",")]
-        if me_black is None:
-            me_black = False
-        board[(x, y)] = 2
-        answer()
-    elif word == "BOARD":
-        board = {}
-        mine = theirs = 0
-        for body in sys.stdin:
-            body = body.strip()
-            if body.upper() == "DONE":
-                break
-            x, y, f = [int(t) for t in body.split(",")]
-            board[(x, y)] = f
-            if f == 1:
-                mine += 1
-            else:
-                theirs += 1
-        me_black = mine == theirs
-        answer()
-    elif word == "END":
-        sys.exit(0)
-"#;
+/// The fake engine of the match tests (docs in tests/arena.rs): `eval` gives `ev <score>`
+/// from the stones on the board, then the empty point nearest the centre; `rowwin` as black
+/// plays along the last row and as white answers garbage (it wins exactly the games it
+/// starts).
+const FAKE: &str = include_str!("arena_common/fake.py");
 
 fn fake(d: &Dir) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
@@ -450,7 +377,7 @@ fn fake(d: &Dir) -> PathBuf {
 #[test]
 fn label_shards_merge_into_the_unsharded_file() {
     let d = Dir::new("label");
-    let engine = fake(&d).display().to_string();
+    let engine = format!("{} eval", fake(&d).display());
     let data = d.path("games.txt");
     selfplay(&[], &data);
     let label = |extra: &[&str], out: &Path| {
