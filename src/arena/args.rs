@@ -177,91 +177,8 @@ impl MatchConfig {
     /// Errors: [`ArenaError::Usage`] for inconsistent options, [`ArenaError::Player`] for an
     /// unparsable engine command, [`ArenaError::Openings`] for the openings file.
     pub fn from_args(args: &MatchArgs) -> Result<MatchConfig, ArenaError> {
-        let usage = |m: String| ArenaError::Usage(m);
-        if args.engines.len() < 2 {
-            return Err(usage("give at least two --engine".into()));
-        }
-        let size = match parse_size(&args.size).map_err(|e| usage(e.to_string()))? {
-            (w, h) if w == h => w,
-            (w, h) => {
-                return Err(usage(format!(
-                    "--size {w}x{h}: matches are played on square boards (START n); \
-                     the other tools take rectangles"
-                )))
-            }
-        };
-        if args.draw_200 && args.rule != Rule::Renju {
-            return Err(usage(format!(
-                "--draw-200 is Gomocup's renju draw rule; it does not apply to {} \
-                 (use --rule renju, or leave it out)",
-                args.rule
-            )));
-        }
-        if args.svg && args.out.is_none() {
-            return Err(usage(
-                "--svg draws the games next to their records: give --out DIR too".into(),
-            ));
-        }
-        if args.concurrency == 0 {
-            return Err(usage("--concurrency must be at least 1".into()));
-        }
-        if args.shard.is_some() && args.out.is_none() {
-            return Err(usage(
-                "--shard writes the shard's games to --out DIR/shard.txt for merge: give --out"
-                    .into(),
-            ));
-        }
-        check_judge_conditions(args)?;
-        let mut engines: Vec<EngineSpec> = args
-            .engines
-            .iter()
-            .map(|c| EngineSpec::new(c))
-            .collect::<Result<_, _>>()?;
-        if let Some(t) = args.threads {
-            for e in engines.iter_mut() {
-                e.info.push(("thread_num".into(), t.to_string()));
-            }
-        }
-        for opt in &args.engine_options {
-            let (target, kv) = match opt.split_once(':') {
-                Some((n, kv)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
-                    let n: usize = n
-                        .parse()
-                        .map_err(|_| usage(format!("bad engine number in '{opt}'")))?;
-                    if n == 0 || n > engines.len() {
-                        return Err(usage(format!(
-                            "--engine-option {opt}: there is no engine {n}"
-                        )));
-                    }
-                    (Some(n - 1), kv)
-                }
-                _ => (None, opt.as_str()),
-            };
-            let (k, v) = kv
-                .split_once('=')
-                .filter(|(k, _)| !k.trim().is_empty() && !k.trim().contains(char::is_whitespace))
-                .ok_or_else(|| {
-                    usage(format!("--engine-option wants [N:]KEY=VALUE, got '{opt}'"))
-                })?;
-            for (i, e) in engines.iter_mut().enumerate() {
-                if target.is_none_or(|t| t == i) {
-                    e.info.push((k.trim().to_string(), v.trim().to_string()));
-                }
-            }
-        }
-        for n in &args.names {
-            let bad = || {
-                usage(format!(
-                    "--name wants N:NAME with N an engine number, got '{n}'"
-                ))
-            };
-            let (i, name) = n.split_once(':').ok_or_else(bad)?;
-            let i: usize = i.parse().map_err(|_| bad())?;
-            if i == 0 || i > engines.len() || name.trim().is_empty() {
-                return Err(bad());
-            }
-            engines[i - 1].name = Some(name.trim().to_string());
-        }
+        let size = check_options(args)?;
+        let engines = engine_specs(args)?;
         let sprt = match &args.sprt {
             Some(s) => Some(SprtParams {
                 model: args.sprt_model,
@@ -281,28 +198,7 @@ impl MatchConfig {
         if !(1..=crate::opening::MAX_OFFERS).contains(&args.opening_n) {
             return Err(usage("--opening-n must be 1..=8".into()));
         }
-        let mut openings = match &args.openings {
-            Some(p) => read_openings(p, size, args.rule)?,
-            None => Vec::new(),
-        };
-        if let Some(seed) = args.seed {
-            shuffle(&mut openings, seed);
-        }
-        let mut warnings = Vec::new();
-        let other_rule: Vec<&Opening> = openings
-            .iter()
-            .filter(|o| o.rule.is_some_and(|r| r != args.rule))
-            .collect();
-        if let Some(first) = other_rule.first() {
-            warnings.push(format!(
-                "{} of the {} openings are marked for {} (e.g. {}) but the match plays {}",
-                other_rule.len(),
-                openings.len(),
-                first.rule.map(|r| r.name()).unwrap_or("another rule"),
-                first.name,
-                args.rule
-            ));
-        }
+        let (openings, warnings) = match_openings(args, size)?;
         let games_per_pair = args.games.unwrap_or(if openings.is_empty() {
             2
         } else {
@@ -344,6 +240,134 @@ impl MatchConfig {
             shard: args.shard,
         })
     }
+}
+
+fn usage(m: String) -> ArenaError {
+    ArenaError::Usage(m)
+}
+
+/// The checks of options that stand alone (board size, `--draw-200`, `--svg`,
+/// `--concurrency`, `--shard`, `--judge-conditions`); the board's side when they pass.
+fn check_options(args: &MatchArgs) -> Result<usize, ArenaError> {
+    if args.engines.len() < 2 {
+        return Err(usage("give at least two --engine".into()));
+    }
+    let size = match parse_size(&args.size).map_err(|e| usage(e.to_string()))? {
+        (w, h) if w == h => w,
+        (w, h) => {
+            return Err(usage(format!(
+                "--size {w}x{h}: matches are played on square boards (START n); \
+                 the other tools take rectangles"
+            )))
+        }
+    };
+    if args.draw_200 && args.rule != Rule::Renju {
+        return Err(usage(format!(
+            "--draw-200 is Gomocup's renju draw rule; it does not apply to {} \
+             (use --rule renju, or leave it out)",
+            args.rule
+        )));
+    }
+    if args.svg && args.out.is_none() {
+        return Err(usage(
+            "--svg draws the games next to their records: give --out DIR too".into(),
+        ));
+    }
+    if args.concurrency == 0 {
+        return Err(usage("--concurrency must be at least 1".into()));
+    }
+    if args.shard.is_some() && args.out.is_none() {
+        return Err(usage(
+            "--shard writes the shard's games to --out DIR/shard.txt for merge: give --out".into(),
+        ));
+    }
+    check_judge_conditions(args)?;
+    Ok(size)
+}
+
+/// The engines of `--engine`, with the `INFO` keys of `--threads` and `--engine-option` and
+/// the names of `--name`.
+fn engine_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>, ArenaError> {
+    let mut engines: Vec<EngineSpec> = args
+        .engines
+        .iter()
+        .map(|c| EngineSpec::new(c))
+        .collect::<Result<_, _>>()?;
+    if let Some(t) = args.threads {
+        for e in engines.iter_mut() {
+            e.info.push(("thread_num".into(), t.to_string()));
+        }
+    }
+    for opt in &args.engine_options {
+        let (target, kv) = match opt.split_once(':') {
+            Some((n, kv)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                let n: usize = n
+                    .parse()
+                    .map_err(|_| usage(format!("bad engine number in '{opt}'")))?;
+                if n == 0 || n > engines.len() {
+                    return Err(usage(format!(
+                        "--engine-option {opt}: there is no engine {n}"
+                    )));
+                }
+                (Some(n - 1), kv)
+            }
+            _ => (None, opt.as_str()),
+        };
+        let (k, v) = kv
+            .split_once('=')
+            .filter(|(k, _)| !k.trim().is_empty() && !k.trim().contains(char::is_whitespace))
+            .ok_or_else(|| usage(format!("--engine-option wants [N:]KEY=VALUE, got '{opt}'")))?;
+        for (i, e) in engines.iter_mut().enumerate() {
+            if target.is_none_or(|t| t == i) {
+                e.info.push((k.trim().to_string(), v.trim().to_string()));
+            }
+        }
+    }
+    for n in &args.names {
+        let bad = || {
+            usage(format!(
+                "--name wants N:NAME with N an engine number, got '{n}'"
+            ))
+        };
+        let (i, name) = n.split_once(':').ok_or_else(bad)?;
+        let i: usize = i.parse().map_err(|_| bad())?;
+        if i == 0 || i > engines.len() || name.trim().is_empty() {
+            return Err(bad());
+        }
+        engines[i - 1].name = Some(name.trim().to_string());
+    }
+    Ok(engines)
+}
+
+/// The openings of `--openings` (shuffled by `--seed`), and a warning when some are marked
+/// for another rule than the match's.
+fn match_openings(
+    args: &MatchArgs,
+    size: usize,
+) -> Result<(Vec<Opening>, Vec<String>), ArenaError> {
+    let mut openings = match &args.openings {
+        Some(p) => read_openings(p, size, args.rule)?,
+        None => Vec::new(),
+    };
+    if let Some(seed) = args.seed {
+        shuffle(&mut openings, seed);
+    }
+    let mut warnings = Vec::new();
+    let other_rule: Vec<&Opening> = openings
+        .iter()
+        .filter(|o| o.rule.is_some_and(|r| r != args.rule))
+        .collect();
+    if let Some(first) = other_rule.first() {
+        warnings.push(format!(
+            "{} of the {} openings are marked for {} (e.g. {}) but the match plays {}",
+            other_rule.len(),
+            openings.len(),
+            first.rule.map(|r| r.name()).unwrap_or("another rule"),
+            first.name,
+            args.rule
+        ));
+    }
+    Ok((openings, warnings))
 }
 
 /// `--judge-conditions` needs Linux and plays normal two-colour games only (no opening
