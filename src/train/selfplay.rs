@@ -246,24 +246,6 @@ pub fn run(args: &SelfplayArgs) -> Result<(), TrainError> {
     if args.min_opening > args.max_opening || args.max_opening > 20 {
         return bad("bad opening range: --min-opening <= --max-opening <= 20".to_string());
     }
-    let exists = std::path::Path::new(&args.out).exists();
-    let opened = if args.shard.is_some() {
-        std::fs::File::create(&args.out)
-    } else {
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&args.out)
-    };
-    let file = match opened {
-        Ok(f) => f,
-        Err(source) => {
-            return Err(TrainError::Open {
-                path: args.out.clone(),
-                source,
-            })
-        }
-    };
     let opt = GameOptions {
         rule,
         size: args.size,
@@ -278,6 +260,58 @@ pub fn run(args: &SelfplayArgs) -> Result<(), TrainError> {
         Some(sh) => sh.range(args.games),
         None => 0..args.games,
     };
+    let write_error = |reason| TrainError::Write {
+        path: args.out.clone(),
+        reason,
+    };
+    let out = open_output(args, &opt).map_err(|e| match e {
+        OutputError::Open(source) => TrainError::Open {
+            path: args.out.clone(),
+            source,
+        },
+        OutputError::Write(e) => write_error(Some(e)),
+    })?;
+    let t = play_games(args, &opt, games.clone(), out).ok_or_else(|| write_error(None))?;
+    let part = match args.shard {
+        Some(sh) => format!(
+            " (shard {sh}: games {}..{} of {})",
+            games.start, games.end, args.games
+        ),
+        None => String::new(),
+    };
+    println!(
+        "{} games{part}: black {} white {} draw {} -> {}",
+        t[0] + t[1] + t[2],
+        t[0],
+        t[1],
+        t[2],
+        args.out
+    );
+    Ok(())
+}
+
+/// Why the output file could not be made ready.
+enum OutputError {
+    Open(std::io::Error),
+    Write(std::io::Error),
+}
+
+/// Opens `--out` (a shard's file is replaced, otherwise games are appended) and writes the
+/// game file's header line when the file is new or a shard's, and a shard's header.
+fn open_output(
+    args: &SelfplayArgs,
+    opt: &GameOptions,
+) -> Result<std::io::BufWriter<std::fs::File>, OutputError> {
+    let exists = std::path::Path::new(&args.out).exists();
+    let file = if args.shard.is_some() {
+        std::fs::File::create(&args.out)
+    } else {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&args.out)
+    }
+    .map_err(OutputError::Open)?;
     let mut out = std::io::BufWriter::new(file);
     let mut head = Ok(());
     if args.shard.is_some() || !exists {
@@ -289,16 +323,23 @@ pub fn run(args: &SelfplayArgs) -> Result<(), TrainError> {
             sh,
             args.games,
             crate::shard::this_engine(),
-            settings(args, &opt),
+            settings(args, opt),
         );
         head = head.and_then(|_| writeln!(out, "{}", h.line()));
     }
-    if let Err(e) = head.and_then(|_| out.flush()) {
-        return Err(TrainError::Write {
-            path: args.out.clone(),
-            reason: Some(e),
-        });
-    }
+    head.and_then(|_| out.flush()).map_err(OutputError::Write)?;
+    Ok(out)
+}
+
+/// Plays games `games` on `--concurrency` threads, writing each in order to `out` (and a
+/// shard's end line after the last); the counts of black wins, white wins and draws, or
+/// `None` when a write failed.
+fn play_games(
+    args: &SelfplayArgs,
+    opt: &GameOptions,
+    games: std::ops::Range<usize>,
+    out: std::io::BufWriter<std::fs::File>,
+) -> Option<[usize; 3]> {
     let out = Mutex::new(InOrder::new(out, games.start));
     let bar = if args.quiet {
         ProgressBar::hidden()
@@ -325,7 +366,7 @@ pub fn run(args: &SelfplayArgs) -> Result<(), TrainError> {
                         break;
                     }
                     let mut rng = SmallRng::seed_from_u64(game_seed(args.seed, i));
-                    let g = play_game(&mut engine, &opt, &mut rng);
+                    let g = play_game(&mut engine, opt, &mut rng);
                     if out
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
@@ -358,26 +399,8 @@ pub fn run(args: &SelfplayArgs) -> Result<(), TrainError> {
         }
     }
     if failed.load(Ordering::Relaxed) {
-        return Err(TrainError::Write {
-            path: args.out.clone(),
-            reason: None,
-        });
+        return None;
     }
-    let t = tally.lock().unwrap_or_else(|e| e.into_inner());
-    let part = match args.shard {
-        Some(sh) => format!(
-            " (shard {sh}: games {}..{} of {})",
-            games.start, games.end, args.games
-        ),
-        None => String::new(),
-    };
-    println!(
-        "{} games{part}: black {} white {} draw {} -> {}",
-        t[0] + t[1] + t[2],
-        t[0],
-        t[1],
-        t[2],
-        args.out
-    );
-    Ok(())
+    let t = *tally.lock().unwrap_or_else(|e| e.into_inner());
+    Some(t)
 }
