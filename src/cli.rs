@@ -321,7 +321,7 @@ pub fn analyze(args: &AnalyzeArgs) -> i32 {
         );
     }
     let r = engine.think(&board, &limits, stop, &mut |_| {});
-    print_result_noted(&r, args.json, setup.rule_note.as_deref());
+    print_result_noted(&r, &board, args.json, setup.rule_note.as_deref());
     let code = if stop::stopped() {
         eprintln!("analyze: interrupted: the result is that of the last completed iteration");
         stop::EXIT_STOPPED
@@ -404,17 +404,21 @@ fn notation_list(points: &[Pos]) -> Vec<String> {
     points.iter().map(|p| p.to_notation()).collect()
 }
 
-/// The JSON object of the `analyze` tool (also the web board's `POST /api/analyze`):
-/// `{"move","score","win_in","depth","nodes","vcf_nodes","nps","time_ms","pv"}` with points
-/// in notation, the score in evaluation units from the side to move's view, `win_in` the
+/// The JSON object of the `analyze` tool (also the web board's `POST /api/analyze`) for the
+/// search `r` of `board`:
+/// `{"move","score","static","win_in","depth","nodes","vcf_nodes","nps","time_ms","pv"}` with
+/// points in notation, the score in evaluation units from the side to move's view, `static`
+/// the static evaluation of `board` in the same units and view (no search: what the search's
+/// leaves start from; docs/training.md §3), `win_in` the
 /// plies to a forced win (negative: loss) or null, `nodes` the main-search nodes and
 /// `vcf_nodes` the threat-solver nodes (docs/strength.md §5), `nps` main-search nodes per
 /// second, `time_ms` in milliseconds. With multi-PV lines it
 /// also has `"lines":[{"move":..,"score":..,"pv":[..]},..]`, best first.
-pub fn result_json(r: &SearchResult) -> serde_json::Value {
+pub fn result_json(r: &SearchResult, board: &Board) -> serde_json::Value {
     let mut v = serde_json::json!({
         "move": r.best.to_notation(),
         "score": r.score,
+        "static": crate::eval::evaluate(board),
         "win_in": r.win_in(),
         "depth": r.depth,
         "nodes": r.nodes,
@@ -439,20 +443,20 @@ pub fn result_json(r: &SearchResult) -> serde_json::Value {
     v
 }
 
-/// Prints a search result as text or as the JSON object of the `analyze` tool
-/// ([`result_json`]). With multi-PV lines, text gets one `line K score S pv ...` row per
+/// Prints the search result `r` of `board` as text or as the JSON object of the `analyze`
+/// tool ([`result_json`]). With multi-PV lines, text gets one `line K score S pv ...` row per
 /// line.
-pub fn print_result(r: &SearchResult, json: bool) {
-    print_result_noted(r, json, None)
+pub fn print_result(r: &SearchResult, board: &Board, json: bool) {
+    print_result_noted(r, board, json, None)
 }
 
 /// [`print_result`], with the JSON object carrying `note` (the [`Setup::rule_note`]) when
 /// there is one.
-fn print_result_noted(r: &SearchResult, json: bool, note: Option<&str>) {
+fn print_result_noted(r: &SearchResult, board: &Board, json: bool, note: Option<&str>) {
     let notation = notation_list;
     let pv = notation(&r.pv);
     if json {
-        let mut v = result_json(r);
+        let mut v = result_json(r, board);
         if let Some(n) = note {
             v["note"] = n.into();
         }
@@ -464,6 +468,7 @@ fn print_result_noted(r: &SearchResult, json: bool, note: Option<&str>) {
             Some(n) => println!("score loss in {}", plies(-n)),
             None => println!("score {}", r.score),
         }
+        println!("static {}", crate::eval::evaluate(board));
         println!("depth {}", r.depth);
         println!("nodes {}", r.nodes);
         println!("vcf_nodes {}", r.vcf_nodes);

@@ -126,6 +126,30 @@ fn sprt_adds_up_runs() {
     assert_eq!(lines.len(), 4, "{out}");
 }
 
+/// `static` is the static evaluation of the position analysed, from the side to move's view,
+/// in the text and the JSON answer alike.
+#[test]
+fn analyze_reports_the_static_evaluation() {
+    use tianyuan::board::Board;
+    use tianyuan::core::{parse_point_list, Rule};
+    for (rule, moves) in [("freestyle", "h8,i9,h9"), ("renju", "h8,i9,h9,i8")] {
+        let r = Rule::parse(rule).unwrap();
+        let mut board = Board::new(15, 15, r).unwrap();
+        board
+            .play_all(&parse_point_list(moves, 15, 15).unwrap())
+            .unwrap();
+        let want = tianyuan::eval::evaluate(&board);
+        let args = ["analyze", "--rule", rule, "--moves", moves, "--depth", "4"];
+        let (code, out, err) = run(&[&args[..], &["--threads", "1", "--json"]].concat());
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["static"], want, "{out}");
+        let (code, out, err) = run(&[&args[..], &["--threads", "1"]].concat());
+        assert_eq!(code, 0, "{err}");
+        assert!(out.lines().any(|l| l == format!("static {want}")), "{out}");
+    }
+}
+
 #[test]
 fn analyze_finds_win_in_one_json() {
     // Freestyle: black has four in a row h8..k8 with both ends open; black to move wins.

@@ -127,6 +127,7 @@ fn analyze_gives_the_cli_json() {
         [
             "move",
             "score",
+            "static",
             "win_in",
             "depth",
             "nodes",
@@ -137,7 +138,7 @@ fn analyze_gives_the_cli_json() {
         ]
     );
     // One thread, fixed depth, fresh tables: the same search.
-    for k in ["move", "score", "win_in", "depth", "pv"] {
+    for k in ["move", "score", "static", "win_in", "depth", "pv"] {
         assert_eq!(api[k], cli[k], "{k}: api {api} cli {cli}");
     }
     assert!(api["win_in"].as_i64().unwrap() > 0, "{api}");
@@ -229,6 +230,7 @@ fn analyze_stream_reports_each_iteration() {
         [
             "move",
             "score",
+            "static",
             "win_in",
             "depth",
             "nodes",

@@ -551,7 +551,7 @@ fn run_analyze(
         engine.think(&job.board, &job.limits, &slot.stop, on_info)
     };
     drop(slot);
-    crate::cli::result_json(&r)
+    crate::cli::result_json(&r, &job.board)
 }
 
 /// The JSON of one iteration's progress (an `info` event of the stream):
