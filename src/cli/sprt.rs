@@ -30,15 +30,13 @@ pub struct SprtArgs {
 ///
 /// Errors: a message naming the option and the text.
 fn counts<const N: usize>(option: &str, text: &str) -> Result<[u64; N], String> {
+    let bad = || format!("{option} wants {N} whole numbers separated by commas, got '{text}'");
     let v: Vec<u64> = text
         .split(',')
         .map(|t| t.trim().parse::<u64>())
         .collect::<Result<_, _>>()
-        .map_err(|_| {
-            format!("{option} wants {N} whole numbers separated by commas, got '{text}'")
-        })?;
-    v.try_into()
-        .map_err(|_| format!("{option} wants {N} whole numbers separated by commas, got '{text}'"))
+        .map_err(|_| bad())?;
+    v.try_into().map_err(|_| bad())
 }
 
 /// The lines `sprt` prints for these arguments: the pairs' line (if pairs were given), the
