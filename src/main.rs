@@ -14,6 +14,10 @@ struct Cli {
     /// Evaluation weights file to use instead of the built-in weights (see docs/training.md).
     #[arg(long, global = true)]
     weights: Option<std::path::PathBuf>,
+    /// Network file (`train-net` output) whose networks correct the table evaluation for the
+    /// rules it covers (see docs/network.md); without it the tables evaluate alone.
+    #[arg(long, global = true)]
+    network: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -45,6 +49,8 @@ enum Command {
     /// Fit the evaluation and move-ordering weights to game files (`selfplay` output, or
     /// positions labelled by `label`).
     Tune(tianyuan::train::tune::TuneArgs),
+    /// Fit the network evaluation (the tables' nonlinear correction) to game files.
+    TrainNet(tianyuan::train::net::NetArgs),
     /// Opening tools: identify a renju opening, make an opening-rule decision, generate a
     /// balanced opening suite.
     Openings(tianyuan::openings_cli::OpeningsArgs),
@@ -86,26 +92,23 @@ fn main() {
             )));
         }
     };
+    let protocol = matches!(cli.command, None | Some(Command::Protocol));
     if let Some(path) = &cli.weights {
-        use tianyuan::eval::weights::{install, Weights, WeightsError};
+        use tianyuan::eval::weights::{install, Weights};
         match Weights::load(path) {
             Ok(w) => {
                 let _ = install(w);
             }
-            Err(e) => {
-                // Every message names the file (a read error already does).
-                let why = match e {
-                    WeightsError::Io { .. } => e.to_string(),
-                    _ => format!("weights file {}: {e}", tianyuan::core::quote_path(path)),
-                };
-                if matches!(cli.command, None | Some(Command::Protocol)) {
-                    // The protocol engine never writes to stderr (docs/protocol.md §1.1):
-                    // the manager reads the reason as an ERROR line.
-                    println!("ERROR {why}");
-                    std::process::exit(cli::EXIT_BAD_INPUT);
-                }
-                std::process::exit(cli::bad_input(&why));
+            Err(e) => refuse_file("weights", path, e, protocol),
+        }
+    }
+    if let Some(path) = &cli.network {
+        use tianyuan::eval::network::{install, Network};
+        match Network::load(path) {
+            Ok(n) => {
+                let _ = install(n);
             }
+            Err(e) => refuse_file("network", path, e, protocol),
         }
     }
     let code = match cli.command {
@@ -122,6 +125,7 @@ fn main() {
         Some(Command::Merge(a)) => cli::merge::run(&a),
         Some(Command::Sprt(a)) => cli::sprt::run(&a),
         Some(Command::Tune(a)) => cli::exit_status(tianyuan::train::tune::run(&a)),
+        Some(Command::TrainNet(a)) => cli::exit_status(tianyuan::train::net::run(&a)),
         Some(Command::Openings(a)) => tianyuan::openings_cli::run(&a),
         #[cfg(feature = "web")]
         Some(Command::Serve(a)) => tianyuan::web::run(&a),
@@ -132,6 +136,28 @@ fn main() {
         ),
     };
     std::process::exit(code);
+}
+
+/// Exits with status 2 for a `--weights` or `--network` file (`what`) that cannot be used,
+/// with one line naming the file: on stderr, or for the protocol engine (which never writes
+/// to stderr, docs/protocol.md §1.1) as an `ERROR` line the manager reads.
+fn refuse_file(
+    what: &str,
+    path: &std::path::Path,
+    e: tianyuan::eval::weights::WeightsError,
+    protocol: bool,
+) -> ! {
+    use tianyuan::eval::weights::WeightsError;
+    // Every message names the file.
+    let why = match e {
+        WeightsError::Io { path, reason } => format!("cannot read {what} file {path}: {reason}"),
+        _ => format!("{what} file {}: {e}", tianyuan::core::quote_path(path)),
+    };
+    if protocol {
+        println!("ERROR {why}");
+        std::process::exit(cli::EXIT_BAD_INPUT);
+    }
+    std::process::exit(cli::bad_input(&why));
 }
 
 /// Clap's error text as one line: the lines before the usage block, trimmed and joined, the

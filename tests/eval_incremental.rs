@@ -1,20 +1,41 @@
 //! The incremental evaluator equals a recomputation after any sequence of moves and takebacks,
-//! for every rule and several board sizes.
+//! for every rule and several board sizes, with the tables alone and with a network.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tianyuan::board::Board;
 use tianyuan::core::{Pos, Rule};
+use tianyuan::eval::network::RuleNet;
 use tianyuan::eval::{evaluate, Evaluator};
 
 #[test]
 fn incremental_matches_full_recomputation() {
-    let mut rng = SmallRng::seed_from_u64(7);
+    random_walks(7, 6, &|b| Evaluator::new(b), &|b| evaluate(b));
+}
+
+#[test]
+fn incremental_network_matches_full_recomputation() {
+    let nets: [&'static RuleNet; 2] = [1, 2].map(|g| &*Box::leak(Box::new(RuleNet::random(g, 5))));
+    let net = |b: &Board| Some(nets[(b.rule() == Rule::Renju) as usize]);
+    random_walks(8, 2, &|b| Evaluator::with_network(b, net(b)), &|b| {
+        Evaluator::with_network(b, net(b)).evaluate(b.side_to_move())
+    });
+}
+
+/// Random games with takebacks (`games` per rule and size), the evaluator made by `make`
+/// checked after every step against its recomputation and against `full`.
+fn random_walks(
+    seed: u64,
+    games: usize,
+    make: &dyn Fn(&Board) -> Evaluator,
+    full: &dyn Fn(&Board) -> i32,
+) {
+    let mut rng = SmallRng::seed_from_u64(seed);
     for rule in Rule::ALL {
         for (w, h) in [(15, 15), (20, 20), (7, 9), (22, 22)] {
-            for _game in 0..6 {
+            for _game in 0..games {
                 let mut b = Board::new(w, h, rule).unwrap();
-                let mut ev = Evaluator::new(&b);
+                let mut ev = make(&b);
                 let mut played = 0;
                 for _step in 0..120 {
                     if played > 0 && rng.gen_bool(0.3) {
@@ -44,7 +65,7 @@ fn incremental_matches_full_recomputation() {
                     }
                     ev.verify(&b)
                         .unwrap_or_else(|e| panic!("{rule:?} {w}x{h}: {e}"));
-                    assert_eq!(ev.evaluate(b.side_to_move()), evaluate(&b));
+                    assert_eq!(ev.evaluate(b.side_to_move()), full(&b));
                 }
             }
         }

@@ -13,12 +13,14 @@
 //! [`win_rate`]); wins are outside this range ([`WIN`]).
 
 pub mod features;
+pub mod network;
 pub mod weights;
 
 use crate::board::canon::CLASS_SLOTS;
 use crate::board::{Board, Combo, UndoPoint};
 use crate::core::{Color, Pos, POS_COUNT};
 use features::{class, threat_mask, CLASSES};
+use network::{RuleNet, Sums};
 use weights::EvalTables;
 
 /// Score of a five on the board now, from the winner's view. A win in `n` plies scores
@@ -65,11 +67,26 @@ pub struct Evaluator {
     tables: [&'static EvalTables; 2],
     cur: State,
     stack: Vec<State>,
+    /// The network's correction, when the rule has one ([`network`]).
+    net: Option<NetState>,
+}
+
+/// The network of an [`Evaluator`] and its accumulator sums, with one saved copy a ply.
+struct NetState {
+    net: &'static RuleNet,
+    sums: Box<Sums>,
+    stack: Vec<Sums>,
 }
 
 impl Evaluator {
-    /// An evaluator for `board` as it stands (O(points)).
+    /// An evaluator for `board` as it stands (O(points)), with the network installed for
+    /// its rule if there is one ([`network::of_rule`]).
     pub fn new(board: &Board) -> Evaluator {
+        Evaluator::with_network(board, network::of_rule(board.rule()))
+    }
+
+    /// An evaluator for `board` with the network `net` (`None`: the tables alone).
+    pub fn with_network(board: &Board, net: Option<&'static RuleNet>) -> Evaluator {
         let rule = board.rule();
         let mut e = Evaluator {
             tables: [
@@ -81,6 +98,11 @@ impl Evaluator {
                 count: [[0; COUNTS]; 2],
             },
             stack: Vec::with_capacity(256),
+            net: net.map(|net| NetState {
+                net,
+                sums: Box::new(net.sums(board)),
+                stack: Vec::with_capacity(256),
+            }),
         };
         e.cur = e.full(board);
         e
@@ -150,6 +172,9 @@ impl Evaluator {
             }
         }
         self.cur = s;
+        if let Some(n) = &mut self.net {
+            n.make(board);
+        }
     }
 
     /// Takes back the last [`Evaluator::make`].
@@ -158,6 +183,11 @@ impl Evaluator {
         if let Some(s) = self.stack.pop() {
             self.cur = s;
         }
+        if let Some(n) = &mut self.net {
+            if let Some(s) = n.stack.pop() {
+                *n.sums = s;
+            }
+        }
     }
 
     /// The evaluation for `side` to move (evaluation units, within ±[`EVAL_LIMIT`]).
@@ -165,7 +195,10 @@ impl Evaluator {
     pub fn evaluate(&self, side: Color) -> i32 {
         let (s, o) = (side.index(), side.opponent().index());
         let mask = threat_mask(self.counts(side), self.counts(side.opponent()));
-        let v = self.cur.sum[s][0] + self.cur.sum[o][1] + self.tables[s].threat[mask] as i32;
+        let mut v = self.cur.sum[s][0] + self.cur.sum[o][1] + self.tables[s].threat[mask] as i32;
+        if let Some(n) = &self.net {
+            v += n.net.correction(&n.sums, side, mask);
+        }
         v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
@@ -202,11 +235,24 @@ impl Evaluator {
         let mut cur = self.cur;
         cur.count[0][7] = 0;
         cur.count[1][7] = 0;
-        if f == cur {
-            Ok(())
-        } else {
-            Err(format!("incremental {:?} != full {:?}", cur, f))
+        if f != cur {
+            return Err(format!("incremental {:?} != full {:?}", cur, f));
         }
+        match &self.net {
+            Some(n) if *n.sums != n.net.sums(board) => {
+                Err("incremental network sums differ from the full ones".to_string())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl NetState {
+    /// Takes the move just made on `board` into account (saving the sums for undo).
+    #[inline]
+    fn make(&mut self, board: &Board) {
+        self.stack.push(*self.sums);
+        self.net.make(&mut self.sums, board);
     }
 }
 

@@ -151,13 +151,55 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-struct Reader<'a> {
+/// A little-endian reader over a file's bytes (shared with the network file,
+/// [`super::network::file`]).
+pub(crate) struct Reader<'a> {
     b: &'a [u8],
     at: usize,
 }
 
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], WeightsError> {
+impl<'a> Reader<'a> {
+    /// Checks a file's magic, format version and checksum (the last 8 bytes, FNV-1a of
+    /// everything before) and returns a reader over the checked body, placed after the
+    /// format version.
+    ///
+    /// Errors: [`WeightsError::BadMagic`], [`WeightsError::Version`],
+    /// [`WeightsError::Truncated`], [`WeightsError::Checksum`].
+    pub(crate) fn checked(
+        bytes: &'a [u8],
+        magic: &[u8; 8],
+        format: u32,
+    ) -> Result<Reader<'a>, WeightsError> {
+        if bytes.len() < magic.len() || &bytes[..magic.len()] != magic {
+            return Err(WeightsError::BadMagic);
+        }
+        if bytes.len() < magic.len() + 8 {
+            return Err(WeightsError::Truncated);
+        }
+        let mut r = Reader {
+            b: bytes,
+            at: magic.len(),
+        };
+        let found_format = r.u32()?;
+        if found_format != format {
+            return Err(WeightsError::Version(found_format));
+        }
+        // Check the checksum before trusting any length.
+        if bytes.len() < 8 + r.at {
+            return Err(WeightsError::Truncated);
+        }
+        let body = &bytes[..bytes.len() - 8];
+        let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
+        let found = fnv1a(body);
+        if stored != found {
+            return Err(WeightsError::Checksum {
+                expected: stored,
+                found,
+            });
+        }
+        Ok(Reader { b: body, at: r.at })
+    }
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], WeightsError> {
         let s = self
             .b
             .get(self.at..self.at + n)
@@ -165,14 +207,24 @@ impl Reader<'_> {
         self.at += n;
         Ok(s)
     }
-    fn u8(&mut self) -> Result<u8, WeightsError> {
+    pub(crate) fn u8(&mut self) -> Result<u8, WeightsError> {
         Ok(self.take(1)?[0])
     }
-    fn u32(&mut self) -> Result<u32, WeightsError> {
+    pub(crate) fn u32(&mut self) -> Result<u32, WeightsError> {
         Ok(u32::from_le_bytes(
             self.take(4)?.try_into().expect("4 bytes"),
         ))
     }
+    /// Whether every byte of the body was read.
+    pub(crate) fn at_end(&self) -> bool {
+        self.at == self.b.len()
+    }
+}
+
+/// Appends the checksum (FNV-1a of every byte so far) that ends a file.
+pub(crate) fn seal(b: &mut Vec<u8>) {
+    let sum = fnv1a(b);
+    b.extend_from_slice(&sum.to_le_bytes());
 }
 
 impl Weights {
@@ -215,8 +267,7 @@ impl Weights {
                 }
             }
         }
-        let sum = fnv1a(&b);
-        b.extend_from_slice(&sum.to_le_bytes());
+        seal(&mut b);
         b
     }
 
@@ -225,34 +276,7 @@ impl Weights {
     /// Errors: [`WeightsError`] (bad magic or version, truncated, corrupt, a table missing,
     /// duplicated or of the wrong length).
     pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
-        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(WeightsError::BadMagic);
-        }
-        if bytes.len() < MAGIC.len() + 8 {
-            return Err(WeightsError::Truncated);
-        }
-        let mut r = Reader {
-            b: bytes,
-            at: MAGIC.len(),
-        };
-        let format = r.u32()?;
-        if format != FORMAT_VERSION {
-            return Err(WeightsError::Version(format));
-        }
-        // Check the checksum before trusting any length.
-        if bytes.len() < 8 + r.at {
-            return Err(WeightsError::Truncated);
-        }
-        let body = &bytes[..bytes.len() - 8];
-        let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
-        let found = fnv1a(body);
-        if stored != found {
-            return Err(WeightsError::Checksum {
-                expected: stored,
-                found,
-            });
-        }
-        let mut r = Reader { b: body, at: r.at };
+        let mut r = Reader::checked(bytes, MAGIC, FORMAT_VERSION)?;
         let version = r.u32()?;
         let scale = r.u32()?;
         let n = r.u32()? as usize;
@@ -294,7 +318,7 @@ impl Weights {
                 };
             }
         }
-        if r.at != body.len() {
+        if !r.at_end() {
             return Err(WeightsError::Trailing);
         }
         if let Some(slot) = seen.iter().position(|&s| !s) {

@@ -24,7 +24,8 @@
 //! both colours, and colour-specific play is expressed through the side-to-move roles);
 //! renju fits black and white separately.
 
-use super::data::{read_games, GameRecord};
+use super::data::GameRecord;
+use super::target::{blend_targets, fit_scale, is_quiet, Label, Labelled};
 use super::TrainError;
 use crate::board::{Board, Combo, Pattern};
 use crate::core::{Color, Rule};
@@ -208,14 +209,16 @@ impl Layout {
 /// One evaluation sample: sparse feature counts and a target.
 struct EvalSample {
     feats: Vec<(u32, u16)>,
-    /// The training target (set once the score scale is known).
-    target: f32,
-    /// The game's result for the side to move.
-    result: f32,
-    /// The recorded search score of the position, if it was searched.
-    score: Option<i32>,
+    /// The result, the recorded score and the target.
+    label: Label,
     /// The hand-set evaluation of the position (a reference predictor).
     hand: i32,
+}
+
+impl Labelled for EvalSample {
+    fn label(&mut self) -> &mut Label {
+        &mut self.label
+    }
 }
 
 /// One move-ordering sample: the candidates' (attack, defence) parameter indices and the
@@ -243,10 +246,7 @@ fn game_samples(g: &GameRecord, lay: Layout, target: OrderTarget, out: &mut Samp
             let s = board.side_to_move();
             let o = s.opponent();
             let ev = Evaluator::new(&board);
-            let quiet = ev.five_points(s) == 0
-                && ev.five_points(o) == 0
-                && !(ev.counts(s)[features::class::FLEX4] > 0 && ev.four_line_points(o) == 0);
-            if quiet && board.stone_count() + 10 < g.width * g.height {
+            if is_quiet(&board, &ev) {
                 touched.clear();
                 let mut bump = |idx: usize, counts: &mut Vec<u16>| {
                     if counts[idx] == 0 {
@@ -269,14 +269,10 @@ fn game_samples(g: &GameRecord, lay: Layout, target: OrderTarget, out: &mut Samp
                         (t, c)
                     })
                     .collect();
-                let result = g.outcome.score_for(s);
-                let score = g.scores.get(i).copied().flatten();
                 let hand = crate::eval::combine(board.score(s), board.score(o));
                 out.eval.push(EvalSample {
                     feats,
-                    target: result,
-                    result,
-                    score,
+                    label: Label::of(g, i, s),
                     hand,
                 });
             }
@@ -439,64 +435,14 @@ pub struct RuleFit {
     pub scales: (f64, f64),
 }
 
-/// The scale `k` minimising the logistic loss of `sigmoid(v / k)` against the results
-/// (a refining grid search from 20 to 5000).
-fn fit_scale(pairs: impl Iterator<Item = (i32, f32)>) -> f64 {
-    let pairs: Vec<(f64, f64)> = pairs
-        .map(|(v, r)| ((v.clamp(-3000, 3000)) as f64, r as f64))
-        .collect();
-    if pairs.is_empty() {
-        return EVAL_SCALE;
-    }
-    let loss = |k: f64| -> f64 { pairs.iter().map(|&(v, r)| bce(sigmoid(v / k), r)).sum() };
-    let (mut lo, mut hi) = (20f64.ln(), 5000f64.ln());
-    let mut best = EVAL_SCALE;
-    for _ in 0..6 {
-        let step = (hi - lo) / 10.0;
-        let mut best_l = f64::MAX;
-        let mut best_i = 0;
-        for i in 0..=10 {
-            let k = (lo + step * i as f64).exp();
-            let l = loss(k);
-            if l < best_l {
-                best_l = l;
-                best_i = i;
-                best = k;
-            }
-        }
-        let c = lo + step * best_i as f64;
-        lo = c - step;
-        hi = c + step;
-    }
-    best
-}
-
-/// Sets every sample's target: the game's result blended with weight `lambda` (0..=1)
-/// with the recorded search score read as `sigmoid(score / scale)`, where the scale is
-/// fitted to the training samples' results. With `cap > 0` the recorded scores are first
-/// clamped to ±`cap` evaluation units, so that a proven win (±30 000) counts as a strong
-/// but not certain prediction. Returns the fitted scale.
-fn blend_targets(train: &mut [EvalSample], held: &mut [EvalSample], lambda: f64, cap: i32) -> f64 {
-    if cap > 0 {
-        for s in train.iter_mut().chain(held.iter_mut()) {
-            s.score = s.score.map(|v| v.clamp(-cap, cap));
-        }
-    }
-    let scale = fit_scale(train.iter().filter_map(|s| s.score.map(|v| (v, s.result))));
-    for s in train.iter_mut().chain(held.iter_mut()) {
-        if let (Some(v), true) = (s.score, lambda > 0.0) {
-            let p = sigmoid(v as f64 / scale);
-            s.target = ((1.0 - lambda) * s.result as f64 + lambda * p) as f32;
-        }
-    }
-    scale
-}
-
 /// Mean held-out loss of the evaluation against the game results only.
 fn result_loss(samples: &[&EvalSample], theta: &[f64]) -> f64 {
     let mut sum = 0.0;
     for s in samples {
-        sum += bce(sigmoid(linear_eval(s, theta) / EVAL_SCALE), s.result as f64);
+        sum += bce(
+            sigmoid(linear_eval(s, theta) / EVAL_SCALE),
+            s.label.result as f64,
+        );
     }
     sum / samples.len().max(1) as f64
 }
@@ -552,7 +498,7 @@ pub fn fit_rule(
     }
     // The recorded search scores' scale, the blended targets and the reference losses.
     let score_scale = blend_targets(&mut train.eval, &mut held.eval, args.lambda, args.score_cap);
-    let hand_scale = fit_scale(train.eval.iter().map(|s| (s.hand, s.result)));
+    let hand_scale = fit_scale(train.eval.iter().map(|s| (s.hand, s.label.result)));
     let references = reference_losses(&held.eval, score_scale, hand_scale);
     let sets = FitSets {
         train_eval: train.eval.iter().collect(),
@@ -609,14 +555,14 @@ fn reference_losses(held: &[EvalSample], score_scale: f64, hand_scale: f64) -> [
         let (mut sum, mut n) = (0.0, 0usize);
         for s in held {
             if let Some(p) = f(s) {
-                sum += bce(p, s.result as f64);
+                sum += bce(p, s.label.result as f64);
                 n += 1;
             }
         }
         sum / n.max(1) as f64
     };
     [
-        reference(&|s| s.score.map(|v| sigmoid(v as f64 / score_scale))),
+        reference(&|s| s.label.score.map(|v| sigmoid(v as f64 / score_scale))),
         reference(&|s| Some(sigmoid(s.hand as f64 / hand_scale))),
     ]
 }
@@ -765,35 +711,13 @@ fn fit_order(
 /// Runs `tune`. Errors: unreadable or bad game and weights files, bad `--copy` arguments,
 /// an unwritable output file ([`TrainError`]).
 pub fn run(args: &TuneArgs) -> Result<(), TrainError> {
-    let mut games = Vec::new();
-    for path in &args.data {
-        let f = std::fs::File::open(path).map_err(|source| TrainError::Open {
-            path: path.clone(),
-            source,
-        })?;
-        let g = read_games(&mut std::io::BufReader::new(f)).map_err(|source| TrainError::Data {
-            path: path.clone(),
-            source,
-        })?;
-        games.extend(g);
-    }
+    let games = super::read_game_files(&args.data)?;
     let mut weights = match &args.base {
         Some(p) if p == "prior" => prior_weights(),
         Some(p) => Weights::load(Path::new(p))?,
         None => crate::eval::weights::active().clone(),
     };
-    let mut copies = Vec::new();
-    for c in &args.copy {
-        let parsed = c
-            .split_once('=')
-            .ok_or_else(|| format!("--copy {c}: expected TO=FROM"));
-        let pair = parsed
-            .and_then(|(to, from)| Ok((Rule::parse_explained(to)?, Rule::parse_explained(from)?)));
-        match pair {
-            Ok(p) => copies.push(p),
-            Err(e) => return Err(TrainError::BadArgument(e)),
-        }
-    }
+    let copies = super::parse_copies(&args.copy)?;
     let prior = prior_weights();
     weights.version = args.version;
     weights.scale = EVAL_SCALE as u32;
@@ -860,9 +784,11 @@ mod tests {
     fn sample(score: i32, result: f32) -> EvalSample {
         EvalSample {
             feats: Vec::new(),
-            target: result,
-            result,
-            score: Some(score),
+            label: Label {
+                target: result,
+                result,
+                score: Some(score),
+            },
             hand: 0,
         }
     }
@@ -907,21 +833,21 @@ mod tests {
         let (mut raw, mut raw_held) = (make(), Vec::new());
         blend_targets(&mut raw, &mut raw_held, 1.0, 0);
         assert!(
-            raw[0].target > 0.9999,
+            raw[0].label.target > 0.9999,
             "uncapped win target {}",
-            raw[0].target
+            raw[0].label.target
         );
         let (mut capped, mut held) = (make(), vec![sample(29_990, 1.0)]);
         blend_targets(&mut capped, &mut held, 1.0, 600);
-        assert_eq!(capped[0].score, Some(600));
-        assert_eq!(held[0].score, Some(600));
-        let win = capped[0].target;
+        assert_eq!(capped[0].label.score, Some(600));
+        assert_eq!(held[0].label.score, Some(600));
+        let win = capped[0].label.target;
         assert!(win > 0.8 && win < 0.999, "capped win target {win}");
-        assert!((capped[1].target - (1.0 - win)).abs() < 1e-6);
-        assert!(capped[2].target > 0.5 && capped[2].target < win);
+        assert!((capped[1].label.target - (1.0 - win)).abs() < 1e-6);
+        assert!(capped[2].label.target > 0.5 && capped[2].label.target < win);
         // Half the weight on the search score: halfway between result and prediction.
         let (mut half, mut none) = (make(), Vec::new());
         blend_targets(&mut half, &mut none, 0.5, 600);
-        assert!((half[0].target - (0.5 * half[0].result + 0.5 * win)).abs() < 1e-3);
+        assert!((half[0].label.target - (0.5 * half[0].label.result + 0.5 * win)).abs() < 1e-3);
     }
 }

@@ -116,14 +116,7 @@ pub(super) fn lbfgs(
     }
 }
 
-pub(super) fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-pub(super) fn bce(p: f64, y: f64) -> f64 {
-    let p = p.clamp(1e-9, 1.0 - 1e-9);
-    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
-}
+pub(super) use crate::train::target::{bce, sigmoid};
 
 /// The evaluation of a sample under `theta`: the sum of its features' weights times their
 /// counts, in evaluation units.
@@ -145,7 +138,7 @@ pub(super) fn eval_loss(
         let mut loss = 0.0;
         for s in chunk {
             let p = sigmoid(linear_eval(s, theta) / EVAL_SCALE);
-            let y = s.target as f64;
+            let y = s.label.target as f64;
             loss += bce(p, y);
             if want {
                 let d = (p - y) / EVAL_SCALE;

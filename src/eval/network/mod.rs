@@ -1,0 +1,333 @@
+//! The network evaluation (`docs/network.md`): the table evaluation plus a learned
+//! nonlinear correction, in integers, updated move by move.
+//!
+//! For the side to move `s` and its opponent `o`, the correction reads two vectors of
+//! [`HIDDEN`] numbers, the *accumulator*:
+//! - `mover = Σ_p E[s][class_s(p)] + E[s][mask] + bias_m`,
+//! - `waiter = Σ_p E[o][class_o(p)] + bias_w`,
+//!
+//! over the empty points `p`, where `E` are learned embeddings ([`RuleNet::embed`]) indexed
+//! like the tables of `docs/training.md` §3 (canonical class, threat mask). A colour's
+//! classes have one embedding whichever side is to move: the sum of the side to move feeds
+//! the first half of the head's input and the other's the second, so the head's weights
+//! tell the roles apart, and a move updates one sum a colour (half the work of an
+//! embedding per role). Then
+//! `a0 = clamp(mover ‖ waiter, 0, 1)`, `a1 = clamp(W1·a0 + b1, 0, 1)` ([`HIDDEN`] numbers)
+//! and `correction = w2·a1 + b2` in logistic units, scaled to evaluation units. The
+//! evaluation is the table evaluation plus the correction (a linear shortcut beside the
+//! nonlinear head: a network whose output weights are zero is the table evaluation).
+//!
+//! Integers ([`EMBED_ONE`], [`ACT_ONE`], [`W1_ONE`], [`W2_ONE`] say the scales): embeddings
+//! `i16`, the accumulator `i32` (no overflow: 484 points of at most 32 767 each),
+//! activations `0..=127`, first-layer weights `i16` with `i32` sums (at most
+//! 64 × 127 × 32 767, below 2^31), output weights `i16`. Every step is
+//! exact integer arithmetic, so the scalar path and the one compiled for AVX2 ([`head`])
+//! give the same result bit for bit.
+
+pub mod file;
+
+use super::features::{CANON_CODES, MASKS};
+use crate::board::{Board, UndoPoint};
+use crate::core::{Color, Pos, Rule, POS_COUNT};
+use once_cell::sync::OnceCell;
+
+/// Width of each half of the accumulator and of the hidden layer.
+pub const HIDDEN: usize = 32;
+/// Width of the first layer's input: the mover's and the waiter's halves.
+pub const INPUT: usize = 2 * HIDDEN;
+/// Activation scale: 1.0 is `ACT_ONE` (the activations `0..=127`).
+pub const ACT_ONE: i32 = 127;
+/// Bits the embeddings and the accumulator have below the activation scale.
+pub const EMBED_SHIFT: u32 = 6;
+/// Embedding and accumulator scale: 1.0 is `EMBED_ONE`, so an `i16` embedding lies within
+/// ±4.03 and a sum over many points keeps its precision.
+pub const EMBED_ONE: i32 = ACT_ONE << EMBED_SHIFT;
+/// Bits of the first-layer weights below 1.0.
+pub const W1_SHIFT: u32 = 12;
+/// First-layer weight scale: 1.0 is `W1_ONE`, so an `i16` weight lies within ±8.
+pub const W1_ONE: i32 = 1 << W1_SHIFT;
+/// Output weight scale: one evaluation unit per unit activation is `W2_ONE`.
+pub const W2_ONE: i32 = 16;
+/// Embedding rows of one colour group: the classes, then the threat masks.
+pub const ROWS: usize = CANON_CODES + MASKS;
+/// First row of the threat masks in a group (the classes' rows are `0..CANON_CODES`).
+pub const MASK_ROW: usize = CANON_CODES;
+
+/// The network of one rule, quantised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleNet {
+    /// Colour groups: 2 when black and white have embeddings of their own (renju), else 1.
+    pub groups: usize,
+    /// `groups × ROWS` rows of [`HIDDEN`] values, row `g * ROWS + r` at `HIDDEN * (g * ROWS + r)`.
+    pub embed: Vec<i16>,
+    /// The accumulator's bias (mover half, then waiter half), at [`EMBED_ONE`].
+    pub bias0: [i32; INPUT],
+    /// First-layer weights, [`HIDDEN`] rows of [`INPUT`] (output-major).
+    pub w1: Vec<i16>,
+    /// First-layer bias, in units of `ACT_ONE * W1_ONE`.
+    pub b1: [i32; HIDDEN],
+    /// Output weights, evaluation units per unit activation times [`W2_ONE`].
+    pub w2: [i16; HIDDEN],
+    /// Output bias, in units of `ACT_ONE * W2_ONE` per evaluation unit.
+    pub b2: i32,
+}
+
+/// The accumulator sums of one position, per colour: the sum of the colour's class
+/// embeddings over the empty points (biases and mask left out).
+pub type Sums = [[i32; HIDDEN]; 2];
+
+impl RuleNet {
+    /// A network with every weight zero: its correction is 0 (the table evaluation).
+    pub fn zero(groups: usize) -> RuleNet {
+        RuleNet {
+            groups,
+            embed: vec![0; groups * ROWS * HIDDEN],
+            bias0: [0; INPUT],
+            w1: vec![0; HIDDEN * INPUT],
+            b1: [0; HIDDEN],
+            w2: [0; HIDDEN],
+            b2: 0,
+        }
+    }
+
+    /// A network with random weights of the sizes training reaches (embeddings within
+    /// ±1/4, every `i8` and `i16` range used), the same for the same `seed`: for
+    /// tests and benchmarks of the arithmetic, not for play.
+    pub fn random(groups: usize, seed: u64) -> RuleNet {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut n = RuleNet::zero(groups);
+        let e = (EMBED_ONE / 4) as i16;
+        n.embed.iter_mut().for_each(|v| *v = rng.gen_range(-e..=e));
+        n.bias0
+            .iter_mut()
+            .for_each(|v| *v = rng.gen_range(-2 * EMBED_ONE..=2 * EMBED_ONE));
+        n.w1.iter_mut()
+            .for_each(|v| *v = rng.gen_range(-W1_ONE..=W1_ONE) as i16);
+        n.b1.iter_mut()
+            .for_each(|v| *v = rng.gen_range(-20_000..=20_000));
+        n.w2.iter_mut()
+            .for_each(|v| *v = rng.gen_range(-4000..=4000));
+        n.b2 = rng.gen_range(-100_000..=100_000);
+        n
+    }
+
+    /// The colour group of colour `c`.
+    #[inline]
+    pub fn group(&self, c: Color) -> usize {
+        if self.groups == 2 {
+            c.index()
+        } else {
+            0
+        }
+    }
+
+    /// Embedding row `row` (below [`ROWS`]) of colour `c`'s group.
+    #[inline]
+    pub fn row(&self, c: Color, row: usize) -> &[i16; HIDDEN] {
+        let at = (self.group(c) * ROWS + row) * HIDDEN;
+        self.embed[at..at + HIDDEN]
+            .try_into()
+            .expect("HIDDEN values")
+    }
+
+    /// Adds the embedding of one empty point whose class for colour `c` is `class` to `c`'s
+    /// sum.
+    #[inline]
+    pub fn add(&self, sums: &mut Sums, c: Color, class: u16) {
+        self.replace(sums, c, u16::MAX, Some(class));
+    }
+
+    /// Takes the move just made on `board` into account: the point played leaves the sums,
+    /// each other point the move changed moves from its old class's rows to its new
+    /// class's, for each colour whose class there changed. The AVX2 build where the
+    /// processor has it (the same integer additions).
+    #[inline]
+    pub fn make(&self, sums: &mut Sums, board: &Board) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if has_avx2() {
+                // SAFETY: the processor supports AVX2 (checked at run time).
+                unsafe { self.make_avx2(sums, board) };
+                return;
+            }
+        }
+        self.make_body(sums, board);
+    }
+
+    /// [`RuleNet::make`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// The processor must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn make_avx2(&self, sums: &mut Sums, board: &Board) {
+        self.make_body(sums, board);
+    }
+
+    #[inline(always)]
+    fn make_body(&self, sums: &mut Sums, board: &Board) {
+        let changes: &[UndoPoint] = board.last_changes();
+        let Some((first, rest)) = changes.split_first() else {
+            return;
+        };
+        for c in [Color::Black, Color::White] {
+            self.replace(sums, c, first.old.cls[c.index()], None);
+        }
+        for u in rest {
+            let pos = Pos(u.q & (POS_COUNT as u16 - 1));
+            for c in [Color::Black, Color::White] {
+                let (old, new) = (u.old.cls[c.index()], board.class(c, pos));
+                if new != old {
+                    self.replace(sums, c, old, Some(new));
+                }
+            }
+        }
+    }
+
+    /// Moves one point of colour `c` from class `old` to class `new` (`None`: the point is
+    /// no longer empty; a class from `CANON_CODES` on: none) in `c`'s sum, in one pass.
+    #[inline(always)]
+    fn replace(&self, sums: &mut Sums, c: Color, old: u16, new: Option<u16>) {
+        let acc = &mut sums[c.index()];
+        let valid = |k: u16| (k as usize) < CANON_CODES;
+        match (valid(old), new.filter(|&k| valid(k))) {
+            (true, Some(new)) => {
+                let (o, n) = (self.row(c, old as usize), self.row(c, new as usize));
+                for ((a, &x), &y) in acc.iter_mut().zip(o).zip(n) {
+                    *a += y as i32 - x as i32;
+                }
+            }
+            (true, None) => {
+                let o = self.row(c, old as usize);
+                acc.iter_mut().zip(o).for_each(|(a, &x)| *a -= x as i32);
+            }
+            (false, Some(new)) => {
+                let n = self.row(c, new as usize);
+                acc.iter_mut().zip(n).for_each(|(a, &y)| *a += y as i32);
+            }
+            (false, None) => {}
+        }
+    }
+
+    /// The sums of `board` from scratch (O(points)).
+    pub fn sums(&self, board: &Board) -> Sums {
+        let mut sums = [[0; HIDDEN]; 2];
+        for p in board.empty_points() {
+            for c in [Color::Black, Color::White] {
+                self.add(&mut sums, c, board.class(c, p));
+            }
+        }
+        sums
+    }
+
+    /// The correction for `side` to move (evaluation units) from the sums and the threat
+    /// mask (below [`MASKS`]).
+    #[inline]
+    pub fn correction(&self, sums: &Sums, side: Color, mask: usize) -> i32 {
+        let (s, o) = (side.index(), side.opponent().index());
+        let m = self.row(side, MASK_ROW + (mask & (MASKS - 1)));
+        let mut input = [0i32; INPUT];
+        for i in 0..HIDDEN {
+            input[i] = sums[s][i] + m[i] as i32 + self.bias0[i];
+            input[HIDDEN + i] = sums[o][i] + self.bias0[HIDDEN + i];
+        }
+        head(self, &input)
+    }
+}
+
+/// The head from the accumulator (biases included), evaluation units: the AVX2 build of
+/// [`head_body`] where the processor has it, else the portable one.
+#[inline]
+pub fn head(net: &RuleNet, input: &[i32; INPUT]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx2() {
+            // SAFETY: the processor supports AVX2 (checked at run time).
+            return unsafe { head_avx2(net, input) };
+        }
+    }
+    head_body(net, input)
+}
+
+/// The portable head (the reference the AVX2 build must equal).
+pub fn head_scalar(net: &RuleNet, input: &[i32; INPUT]) -> i32 {
+    head_body(net, input)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    static AVX2: OnceCell<bool> = OnceCell::new();
+    *AVX2.get_or_init(|| std::is_x86_feature_detected!("avx2"))
+}
+
+/// The head compiled for AVX2 (same integer arithmetic as [`head_scalar`]).
+///
+/// # Safety
+/// The processor must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub unsafe fn head_avx2(net: &RuleNet, input: &[i32; INPUT]) -> i32 {
+    head_body(net, input)
+}
+
+/// The head's arithmetic, written as fixed-length lane loops for the compiler to vectorise.
+#[inline(always)]
+fn head_body(net: &RuleNet, input: &[i32; INPUT]) -> i32 {
+    let mut a0 = [0i32; INPUT];
+    for (a, &x) in a0.iter_mut().zip(input) {
+        *a = (x >> EMBED_SHIFT).clamp(0, ACT_ONE);
+    }
+    let mut out = net.b2;
+    for j in 0..HIDDEN {
+        let w: &[i16; INPUT] = net.w1[j * INPUT..(j + 1) * INPUT]
+            .try_into()
+            .expect("INPUT weights");
+        let mut z = 0i32;
+        for (&a, &wi) in a0.iter().zip(w) {
+            z += a * wi as i32;
+        }
+        // z is in units of ACT_ONE * W1_ONE; the shift brings it back to ACT_ONE.
+        let a1 = ((z + net.b1[j]) >> W1_SHIFT).clamp(0, ACT_ONE);
+        out += a1 * net.w2[j] as i32;
+    }
+    out / (ACT_ONE * W2_ONE)
+}
+
+/// A set of networks: one per rule at most (a rule without one is evaluated by the tables
+/// alone).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// The networks' own version (which training run made them).
+    pub version: u32,
+    /// Indexed by [`Rule::index`].
+    pub rules: Vec<Option<RuleNet>>,
+}
+
+impl Network {
+    /// No network for any rule.
+    pub fn empty(version: u32) -> Network {
+        Network {
+            version,
+            rules: vec![None; Rule::ALL.len()],
+        }
+    }
+}
+
+static ACTIVE: OnceCell<Network> = OnceCell::new();
+
+/// Makes `n` the networks of this process (`--network FILE`). Must be called before the
+/// first evaluation; without it every rule is evaluated by the tables alone.
+///
+/// Errors: the networks were already fixed (returns `n` back).
+pub fn install(n: Network) -> Result<(), Network> {
+    ACTIVE.set(n)
+}
+
+/// The network of `rule` in use, if one is installed.
+pub fn of_rule(rule: Rule) -> Option<&'static RuleNet> {
+    ACTIVE.get_or_init(|| Network::empty(0)).rules[rule.index()].as_ref()
+}
+
+#[cfg(test)]
+mod tests;
