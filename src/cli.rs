@@ -9,6 +9,7 @@
 //! the bottom (docs/rules.md §1).
 
 pub mod label;
+pub mod match_games;
 pub mod merge;
 pub mod pipe;
 pub mod play;

@@ -42,6 +42,8 @@ enum Command {
     Selfplay(tianyuan::train::selfplay::SelfplayArgs),
     /// Re-score the moves of game records with an engine's search (for `tune`).
     Label(cli::label::LabelArgs),
+    /// Write the games of match outputs as training records, with the engines' evaluations.
+    MatchGames(cli::match_games::MatchGamesArgs),
     /// Join the outputs of a `--shard K/N` run of selfplay, label or match (docs/cluster.md).
     Merge(cli::merge::MergeArgs),
     /// The Elo interval and SPRT of pairs or games counted elsewhere (several runs added up).
@@ -122,6 +124,7 @@ fn main() {
         Some(Command::Match(a)) => tianyuan::arena::run(a),
         Some(Command::Selfplay(a)) => cli::exit_status(tianyuan::train::selfplay::run(&a)),
         Some(Command::Label(a)) => cli::label::run(&a),
+        Some(Command::MatchGames(a)) => cli::match_games::run(&a),
         Some(Command::Merge(a)) => cli::merge::run(&a),
         Some(Command::Sprt(a)) => cli::sprt::run(&a),
         Some(Command::Tune(a)) => cli::exit_status(tianyuan::train::tune::run(&a)),

@@ -829,3 +829,42 @@ fn our_engine_against_itself() {
         "{log}"
     );
 }
+
+/// `match-games` turns a match's output into training records: the games' moves and
+/// results, with each engine's `ev` evaluation on the move it chose.
+#[test]
+fn match_games_writes_scored_training_records() {
+    let r = run_match(
+        "records",
+        &[engine("eval"), engine("eval")],
+        &["--games", "2", "--rule", "freestyle", "--size", "15"],
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let file = r.out.join("games.txt");
+    let o = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
+        .arg("match-games")
+        .arg(&r.out)
+        .arg("--out")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}");
+    assert!(stdout.starts_with("2 games written"), "{stdout}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let games = tianyuan::train::data::read_games(&mut text.as_bytes()).unwrap();
+    let results = r.games();
+    assert_eq!(games.len(), 2);
+    for (g, v) in games.iter().zip(&results) {
+        assert_eq!(g.moves.len(), v["moves"].as_array().unwrap().len());
+        assert_eq!(
+            g.opening, 0,
+            "no opening suite: every move was the engines'"
+        );
+        // The fake prints `ev` in -200..200 before every move.
+        assert!(g
+            .scores
+            .iter()
+            .all(|s| s.is_some_and(|v| (-200..200).contains(&v))));
+    }
+}
