@@ -31,8 +31,15 @@ pub struct MatchGamesArgs {
     pub out: PathBuf,
 }
 
-/// The rule, board size and games of one match output directory.
-fn read_match(dir: &Path) -> Result<(Rule, (usize, usize), Vec<Value>), String> {
+/// The rule, board size (width, height) and games of one match output directory.
+struct MatchOutput {
+    rule: Rule,
+    size: (usize, usize),
+    games: Vec<Value>,
+}
+
+/// Reads a match output directory.
+fn read_match(dir: &Path) -> Result<MatchOutput, String> {
     let name = crate::core::quote_path(dir);
     let results = dir.join("results.json");
     let shard = dir.join("shard.txt");
@@ -68,7 +75,7 @@ fn read_match(dir: &Path) -> Result<(Rule, (usize, usize), Vec<Value>), String> 
         _ => None,
     }
     .ok_or_else(|| format!("{name}: no board size in the match settings"))?;
-    Ok((rule, size, games))
+    Ok(MatchOutput { rule, size, games })
 }
 
 /// What a game's log tells: the opening stones and, per move chosen by an engine in
@@ -176,7 +183,7 @@ pub fn run(args: &MatchGamesArgs) -> i32 {
     let mut records = Vec::new();
     let (mut forfeits, mut unscored) = (0, 0);
     for dir in &args.dirs {
-        let (rule, size, games) = match read_match(dir) {
+        let MatchOutput { rule, size, games } = match read_match(dir) {
             Ok(m) => m,
             Err(e) => return super::bad_input(&e),
         };
