@@ -618,41 +618,18 @@ pub struct DemoArgs {
 /// Runs `demo`; returns the exit status. On a terminal the board is redrawn in place;
 /// otherwise each position is printed after the previous one.
 pub fn demo(args: &DemoArgs) -> i32 {
-    let rule = match Rule::parse_explained(&args.rule) {
-        Ok(r) => r,
+    let (mut board, save) = match demo_setup(args) {
+        Ok(s) => s,
         Err(e) => return bad_input(&e),
     };
-    let (w, h) = match parse_size(&args.size) {
-        Ok(s) => s,
-        Err(e) => return bad_input(&e.to_string()),
-    };
-    let mut board = match Board::new(w, h, rule) {
-        Ok(b) => b,
-        Err(e) => return bad_input(&e.to_string()),
-    };
-    if let Err(e) = check_time_ms("--move-ms", args.move_ms, MAX_TIME_MS) {
-        return bad_input(&e);
-    }
-    let save = match &args.save {
-        Some(path) => match GameFormat::for_path(path) {
-            // Fail before the game rather than after it.
-            Ok(f) => match write_text(path, "") {
-                Ok(()) => Some((path, f)),
-                Err(e) => return bad_input(&e),
-            },
-            Err(e) => return bad_input(&e),
-        },
-        None => None,
-    };
-    // Opening: the centre, then the Kagetsu (D4) shape scaled to the board centre.
-    let (cx, cy) = (w / 2, h / 2);
-    for (dx, dy) in [(0usize, 0usize), (0, 1), (1, 1)] {
-        board.make(Pos::new(cx + dx, cy + dy));
-    }
     let color = stdout_wants_color();
+    let (w, h) = (board.width(), board.height());
     let title = format!(
         "Tianyuan demo: {} on {}x{}, {} ms per move",
-        rule, w, h, args.move_ms
+        board.rule(),
+        w,
+        h,
+        args.move_ms
     );
     let redraw = |board: &Board, status: &str| {
         let marks = Marks {
@@ -673,66 +650,12 @@ pub fn demo(args: &DemoArgs) -> i32 {
         println!("{title}");
     }
     redraw(&board, "opening: 3 stones");
-    let mut engine = Engine::new(Options {
-        hash_bytes: 32 << 20,
-        ..Options::default()
-    });
-    let stop = AtomicBool::new(false);
-    let mut played = 0;
-    let mut result_text = String::new();
-    loop {
-        if args.max_moves > 0 && played >= args.max_moves {
-            println!("stopped after {} moves", played);
-            break;
-        }
-        let limits = Limits {
-            budget: Budget::fixed(args.move_ms),
-            ..Limits::default()
-        };
-        let r = engine.think(&board, &limits, &stop, &mut |_| {});
-        if r.best.is_none() {
-            println!("board full: draw");
-            result_text = "0".into();
-            break;
-        }
-        let mover = board.side_to_move();
-        let result = board.result_of_move(r.best);
-        board.make(r.best);
-        played += 1;
-        redraw(
-            &board,
-            &format!(
-                "{}. {} {}  (depth {}, {}, {} nodes)",
-                board.ply(),
-                mover.name(),
-                r.best,
-                r.depth,
-                score_text(r.score),
-                r.nodes
-            ),
-        );
-        match result {
-            Some(crate::board::GameResult::Win(c)) => {
-                println!("{} wins", c.name());
-                result_text = if c == Color::Black { "B+" } else { "W+" }.into();
-                break;
-            }
-            Some(crate::board::GameResult::Draw) => {
-                println!("draw");
-                result_text = "0".into();
-                break;
-            }
-            None => {}
-        }
-        if args.pause_ms > 0 {
-            std::thread::sleep(std::time::Duration::from_millis(args.pause_ms));
-        }
-    }
+    let result_text = demo_game(args, &mut board, &redraw);
     if let Some((path, format)) = save {
         let g = GameRecordText {
             width: w,
             height: h,
-            rule,
+            rule: board.rule(),
             black: "Tianyuan",
             white: "Tianyuan",
             moves: board.moves(),
@@ -745,6 +668,86 @@ pub fn demo(args: &DemoArgs) -> i32 {
         println!("saved {}", path.display());
     }
     0
+}
+
+/// The board of a demo (the opening played: the centre, then the Kagetsu (D4) shape
+/// scaled to the board centre) and where to save the game, from the arguments.
+///
+/// Errors: one line for a bad rule, size, move time or save path (the save path is
+/// checked by writing it empty, so that the game does not end in a failure).
+fn demo_setup(args: &DemoArgs) -> Result<(Board, Option<(&PathBuf, GameFormat)>), String> {
+    let rule = Rule::parse_explained(&args.rule)?;
+    let (w, h) = parse_size(&args.size).map_err(|e| e.to_string())?;
+    let mut board = Board::new(w, h, rule).map_err(|e| e.to_string())?;
+    check_time_ms("--move-ms", args.move_ms, MAX_TIME_MS)?;
+    let save = match &args.save {
+        Some(path) => {
+            let format = GameFormat::for_path(path)?;
+            write_text(path, "")?;
+            Some((path, format))
+        }
+        None => None,
+    };
+    let (cx, cy) = (w / 2, h / 2);
+    for (dx, dy) in [(0usize, 0usize), (0, 1), (1, 1)] {
+        board.make(Pos::new(cx + dx, cy + dy));
+    }
+    Ok((board, save))
+}
+
+/// Plays the demo game on `board` until it ends or `--max-moves`, drawing the board after
+/// every move; returns the result as the game files write it (`B+`, `W+`, `0`, or empty
+/// when stopped).
+fn demo_game(args: &DemoArgs, board: &mut Board, redraw: &dyn Fn(&Board, &str)) -> String {
+    let mut engine = Engine::new(Options {
+        hash_bytes: 32 << 20,
+        ..Options::default()
+    });
+    let stop = AtomicBool::new(false);
+    let mut played = 0;
+    loop {
+        if args.max_moves > 0 && played >= args.max_moves {
+            println!("stopped after {} moves", played);
+            return String::new();
+        }
+        let limits = Limits {
+            budget: Budget::fixed(args.move_ms),
+            ..Limits::default()
+        };
+        let r = engine.think(board, &limits, &stop, &mut |_| {});
+        if r.best.is_none() {
+            println!("board full: draw");
+            return "0".into();
+        }
+        let mover = board.side_to_move();
+        let result = board.result_of_move(r.best);
+        board.make(r.best);
+        played += 1;
+        let status = format!(
+            "{}. {} {}  (depth {}, {}, {} nodes)",
+            board.ply(),
+            mover.name(),
+            r.best,
+            r.depth,
+            score_text(r.score),
+            r.nodes
+        );
+        redraw(board, &status);
+        match result {
+            Some(crate::board::GameResult::Win(c)) => {
+                println!("{} wins", c.name());
+                return if c == Color::Black { "B+" } else { "W+" }.into();
+            }
+            Some(crate::board::GameResult::Draw) => {
+                println!("draw");
+                return "0".into();
+            }
+            None => {}
+        }
+        if args.pause_ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(args.pause_ms));
+        }
+    }
 }
 
 /// The budget of an `analyze` search: `--time` milliseconds; with only `--depth`, no time
