@@ -15,7 +15,7 @@
 use crate::arena::player::{board_request, is_info_line, EngineSpec, MoveReply, Player, Reply};
 use crate::core::Pos;
 use crate::shard::{end_line, Shard, ShardHeader};
-use crate::train::data::{read_games, write_header, GameRecord};
+use crate::train::data::{write_header, GameRecord};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -217,74 +217,37 @@ impl Labeller {
 /// Runs `label` (see the module docs); returns the exit status (2 on bad input, an
 /// unreadable file or an engine that cannot be run).
 pub fn run(args: &LabelArgs) -> i32 {
-    let bad = crate::cli::bad_input;
-    let spec = match EngineSpec::new(&args.engine) {
-        Ok(s) => Arc::new(s),
-        Err(e) => return bad(&format!("bad --engine: {e}")),
-    };
-    let mut games = Vec::new();
-    for path in &args.data {
-        let file = match std::fs::File::open(path) {
-            Ok(f) => f,
-            Err(e) => return bad(&format!("cannot open {}: {e}", path.display())),
-        };
-        match read_games(&mut std::io::BufReader::new(file)) {
-            Ok(g) => games.extend(g),
-            Err(e) => return bad(&format!("{}: {e}", path.display())),
-        }
+    match label_files(args) {
+        Ok(()) => 0,
+        Err(e) => crate::cli::bad_input(&e),
     }
-    let info = match engine_options(&args.engine_options) {
-        Ok(i) => i,
-        Err(e) => return bad(&e),
-    };
+}
+
+/// The whole of `label`; errors are the one line `run` prints.
+fn label_files(args: &LabelArgs) -> Result<(), String> {
+    let spec = Arc::new(EngineSpec::new(&args.engine).map_err(|e| format!("bad --engine: {e}"))?);
+    let paths: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    let mut games = crate::train::read_game_files(&paths).map_err(|e| e.to_string())?;
+    let info = engine_options(&args.engine_options)?;
     let records = match args.shard {
         Some(sh) => sh.range(games.len()),
         None => 0..games.len(),
     };
-    let header = args.shard.map(|sh| {
-        let mut all = String::new();
-        for g in &games {
-            all.push_str(&g.to_line());
-            all.push('\n');
-        }
-        let settings = serde_json::json!({
-            "nodes": args.nodes,
-            "turn_ms": args.turn_ms,
-            "engine_options": info,
-            "records": games.len(),
-            "data_fnv1a": format!("{:016x}", crate::eval::weights::fnv1a(all.as_bytes())),
-        });
-        let engine = crate::shard::program_identity(&args.engine, &spec.program);
-        ShardHeader::new("label", sh, games.len(), engine, settings)
-    });
+    let header = args
+        .shard
+        .map(|sh| shard_header(args, sh, &games, &spec, &info));
     let games: Vec<GameRecord> = games.drain(records.clone()).collect();
-    let file = match std::fs::File::create(&args.out) {
-        Ok(f) => f,
-        Err(e) => return bad(&format!("cannot create {}: {e}", args.out.display())),
-    };
+    let cannot_write = |e: std::io::Error| format!("cannot write {}: {e}", args.out.display());
+    let file = std::fs::File::create(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let mut out = std::io::BufWriter::new(file);
-    let head = write_header(&mut out)
+    write_header(&mut out)
         .and_then(|_| match &header {
             Some(h) => writeln!(out, "{}", h.line()),
             None => Ok(()),
         })
-        .and_then(|_| out.flush());
-    if let Err(e) = head {
-        return bad(&format!("cannot write {}: {e}", args.out.display()));
-    }
-    let total: usize = games
-        .iter()
-        .map(|g| g.moves.len().saturating_sub(g.opening))
-        .sum();
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(total as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} positions {msg} [{elapsed} < {eta}]")
-            .expect("valid template"),
-    );
+        .and_then(|_| out.flush())
+        .map_err(cannot_write)?;
     let mut lab = Labeller {
         spec,
         player: None,
@@ -292,42 +255,16 @@ pub fn run(args: &LabelArgs) -> i32 {
         info,
         args: args.clone(),
     };
-    let (mut labelled, mut missing) = (0usize, 0usize);
     let count = games.len();
-    for mut g in games {
-        lab.new_record();
-        g.best = vec![None; g.moves.len()];
-        for i in g.opening..g.moves.len() {
-            let (v, best) = match lab.label(&g, i) {
-                Ok(v) => v,
-                Err(e) => return bad(&e),
-            };
-            if v.is_some() {
-                labelled += 1;
-            } else {
-                missing += 1;
-            }
-            g.scores[i] = v;
-            g.best[i] = best;
-            bar.inc(1);
-        }
-        // Flushed record by record: a killed job leaves whole records (and at most one
-        // torn line, which `merge` drops).
-        if let Err(e) = writeln!(out, "{}", g.to_line()).and_then(|_| out.flush()) {
-            return bad(&format!("cannot write {}: {e}", args.out.display()));
-        }
-    }
-    bar.finish_and_clear();
+    let (labelled, missing) = label_games(&mut lab, games, &mut out)?;
     if let Some(p) = lab.player.take() {
         p.end(Duration::from_secs(2));
     }
-    let end = match header {
+    match header {
         Some(_) => writeln!(out, "{}", end_line(count)).and_then(|_| out.flush()),
         None => out.flush(),
-    };
-    if let Err(e) = end {
-        return bad(&format!("cannot write {}: {e}", args.out.display()));
     }
+    .map_err(cannot_write)?;
     let part = match args.shard {
         Some(sh) => format!(
             " (shard {sh}: records {}..{} of {})",
@@ -341,7 +278,78 @@ pub fn run(args: &LabelArgs) -> i32 {
         "{labelled} positions labelled, {missing} without an evaluation{part} -> {}",
         args.out.display()
     );
-    0
+    Ok(())
+}
+
+/// The header of a `--shard` output: the settings that decide the labels and a checksum
+/// of the whole input, so that `merge` joins only shards of one run.
+fn shard_header(
+    args: &LabelArgs,
+    sh: crate::shard::Shard,
+    games: &[GameRecord],
+    spec: &EngineSpec,
+    info: &[(String, String)],
+) -> ShardHeader {
+    let mut all = String::new();
+    for g in games {
+        all.push_str(&g.to_line());
+        all.push('\n');
+    }
+    let settings = serde_json::json!({
+        "nodes": args.nodes,
+        "turn_ms": args.turn_ms,
+        "engine_options": info,
+        "records": games.len(),
+        "data_fnv1a": format!("{:016x}", crate::eval::weights::fnv1a(all.as_bytes())),
+    });
+    let engine = crate::shard::program_identity(&args.engine, &spec.program);
+    ShardHeader::new("label", sh, games.len(), engine, settings)
+}
+
+/// Labels every position after the opening of `games` and writes each record to `out` as
+/// soon as it is done; returns the positions labelled and those the engine gave no
+/// evaluation for.
+fn label_games(
+    lab: &mut Labeller,
+    games: Vec<GameRecord>,
+    out: &mut impl Write,
+) -> Result<(usize, usize), String> {
+    let total: usize = games
+        .iter()
+        .map(|g| g.moves.len().saturating_sub(g.opening))
+        .sum();
+    let bar = if lab.args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} positions {msg} [{elapsed} < {eta}]")
+            .expect("valid template"),
+    );
+    let (mut labelled, mut missing) = (0usize, 0usize);
+    for mut g in games {
+        lab.new_record();
+        g.best = vec![None; g.moves.len()];
+        for i in g.opening..g.moves.len() {
+            let (v, best) = lab.label(&g, i)?;
+            if v.is_some() {
+                labelled += 1;
+            } else {
+                missing += 1;
+            }
+            g.scores[i] = v;
+            g.best[i] = best;
+            bar.inc(1);
+        }
+        // Flushed record by record: a killed job leaves whole records (and at most one
+        // torn line, which `merge` drops).
+        writeln!(out, "{}", g.to_line())
+            .and_then(|_| out.flush())
+            .map_err(|e| format!("cannot write {}: {e}", lab.args.out.display()))?;
+    }
+    bar.finish_and_clear();
+    Ok((labelled, missing))
 }
 
 #[cfg(test)]
