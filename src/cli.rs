@@ -670,12 +670,15 @@ pub fn demo(args: &DemoArgs) -> i32 {
     0
 }
 
+/// Where a game is to be saved, and in which format.
+type SaveTo<'a> = (&'a PathBuf, GameFormat);
+
 /// The board of a demo (the opening played: the centre, then the Kagetsu (D4) shape
 /// scaled to the board centre) and where to save the game, from the arguments.
 ///
 /// Errors: one line for a bad rule, size, move time or save path (the save path is
 /// checked by writing it empty, so that the game does not end in a failure).
-fn demo_setup(args: &DemoArgs) -> Result<(Board, Option<(&PathBuf, GameFormat)>), String> {
+fn demo_setup(args: &DemoArgs) -> Result<(Board, Option<SaveTo<'_>>), String> {
     let rule = Rule::parse_explained(&args.rule)?;
     let (w, h) = parse_size(&args.size).map_err(|e| e.to_string())?;
     let mut board = Board::new(w, h, rule).map_err(|e| e.to_string())?;
