@@ -9,6 +9,37 @@ use crate::core::Color;
 use crate::eval::features;
 use crate::eval::{Evaluator, EVAL_SCALE};
 
+/// The options of the training target and of the held-out games, shared by `tune` and
+/// `train-net`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TargetArgs {
+    /// Weight of the recorded search score in the target (0: results only).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// Recorded search scores are clamped to ± this many evaluation units before their
+    /// scale is fitted and they enter the target (0: no clamp, a proven win counts as
+    /// certain). A cap keeps a win the labelling search saw but the game did not convert
+    /// from being read as a certainty (docs/training.md §5).
+    #[arg(long, default_value_t = 0)]
+    pub score_cap: i32,
+    /// Every K-th game is held out for validation (0 or 1: none).
+    #[arg(long, default_value_t = 10)]
+    pub holdout: usize,
+}
+
+impl TargetArgs {
+    /// Whether the `i`-th game (from 0) is held out.
+    pub fn held_out(&self, i: usize) -> bool {
+        self.holdout > 1 && i % self.holdout == self.holdout - 1
+    }
+
+    /// Sets the targets of the training and held-out samples ([`blend_targets`] with these
+    /// options); returns the fitted scale of the recorded scores.
+    pub fn blend<S: Labelled>(&self, train: &mut [S], held: &mut [S]) -> f64 {
+        blend_targets(train, held, self.lambda, self.score_cap)
+    }
+}
+
 /// The logistic function.
 pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())

@@ -25,7 +25,7 @@
 //! renju fits black and white separately.
 
 use super::data::GameRecord;
-use super::target::{blend_targets, fit_scale, is_quiet, Label, Labelled};
+use super::target::{fit_scale, is_quiet, Label, Labelled, TargetArgs};
 use super::TrainError;
 use crate::board::{Board, Combo, Pattern};
 use crate::core::{Color, Rule};
@@ -71,18 +71,9 @@ pub struct TuneArgs {
     /// weights), per sample (larger holds rare codes closer).
     #[arg(long, default_value_t = 1e-8)]
     pub l2: f64,
-    /// Weight of the recorded search score in the target (0: results only).
-    #[arg(long, default_value_t = 0.5)]
-    pub lambda: f64,
-    /// Recorded search scores are clamped to ± this many evaluation units before their
-    /// scale is fitted and they enter the target (0: no clamp, a proven win counts as
-    /// certain). A cap keeps a win the labelling search saw but the game did not convert
-    /// from being read as a certainty (docs/training.md §5).
-    #[arg(long, default_value_t = 0)]
-    pub score_cap: i32,
-    /// Every K-th game is held out for validation.
-    #[arg(long, default_value_t = 10)]
-    pub holdout: usize,
+    /// The training target and the held-out games.
+    #[command(flatten)]
+    pub target: TargetArgs,
     /// Copy a rule's tables (both colours, after the fit) into another rule: `TO=FROM`, e.g.
     /// `standard=freestyle`. Repeatable; see docs/training.md §5 for when rules share.
     #[arg(long = "copy", value_name = "TO=FROM")]
@@ -489,7 +480,7 @@ pub fn fit_rule(
     let lay = Layout::of(rule);
     let (mut train, mut held) = (Samples::default(), Samples::default());
     for (i, g) in games.iter().enumerate() {
-        let out = if args.holdout > 1 && i % args.holdout == args.holdout - 1 {
+        let out = if args.target.held_out(i) {
             &mut held
         } else {
             &mut train
@@ -497,7 +488,7 @@ pub fn fit_rule(
         game_samples(g, lay, args.order_target, out);
     }
     // The recorded search scores' scale, the blended targets and the reference losses.
-    let score_scale = blend_targets(&mut train.eval, &mut held.eval, args.lambda, args.score_cap);
+    let score_scale = args.target.blend(&mut train.eval, &mut held.eval);
     let hand_scale = fit_scale(train.eval.iter().map(|s| (s.hand, s.label.result)));
     let references = reference_losses(&held.eval, score_scale, hand_scale);
     let sets = FitSets {
@@ -780,6 +771,7 @@ pub fn write_prior(path: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::target::blend_targets;
 
     fn sample(score: i32, result: f32) -> EvalSample {
         EvalSample {

@@ -14,7 +14,7 @@
 pub mod model;
 
 use super::data::GameRecord;
-use super::target::{bce, blend_targets, is_quiet, sigmoid, Label};
+use super::target::{bce, is_quiet, sigmoid, Label, TargetArgs};
 use super::TrainError;
 use crate::board::Board;
 use crate::core::{Color, Rule};
@@ -57,16 +57,10 @@ pub struct NetArgs {
     /// shrinks them by `lr * decay` of their value (0: none).
     #[arg(long, default_value_t = 0.0)]
     pub decay: f64,
-    /// Weight of the recorded search score in the target (0: results only), as for `tune`.
-    #[arg(long, default_value_t = 0.5)]
-    pub lambda: f64,
-    /// Recorded search scores are clamped to ± this many evaluation units first (0: none),
-    /// as for `tune`.
-    #[arg(long, default_value_t = 0)]
-    pub score_cap: i32,
-    /// Every K-th game is held out for validation (0 or 1: none).
-    #[arg(long, default_value_t = 10)]
-    pub holdout: usize,
+    /// The training target and the held-out games (as for `tune`; with `--holdout 0` the
+    /// last epoch is kept).
+    #[command(flatten)]
+    pub target: TargetArgs,
     /// Seed of the initial weights and of the order of the positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -272,14 +266,14 @@ pub fn fit_rule(
     let groups = groups_of(rule);
     let (mut train, mut held) = (Vec::new(), Vec::new());
     for (i, g) in games.iter().enumerate() {
-        let out = if args.holdout > 1 && i % args.holdout == args.holdout - 1 {
+        let out = if args.target.held_out(i) {
             &mut held
         } else {
             &mut train
         };
         game_samples(g, groups, out);
     }
-    blend_targets(&mut train, &mut held, args.lambda, args.score_cap);
+    args.target.blend(&mut train, &mut held);
     let mut net = FloatNet::new(groups, &row_scales(&train, groups), args.seed);
     let mut adam = Adam::new(&net, args.lr as f32, args.decay as f32);
     let mut grads: Vec<Grad> = (0..PARTS).map(|_| Grad::new(groups)).collect();
@@ -335,7 +329,7 @@ fn check(args: &NetArgs) -> Result<(), TrainError> {
     if !(args.decay >= 0.0 && args.lr * args.decay < 1.0) {
         return bad("--decay must be at least 0 and below 1 / --lr");
     }
-    if !(0.0..=1.0).contains(&args.lambda) {
+    if !(0.0..=1.0).contains(&args.target.lambda) {
         return bad("--lambda must be between 0 and 1");
     }
     Ok(())
