@@ -46,6 +46,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 mod fourcolour;
+mod game;
 mod job;
 mod settings;
 
@@ -595,42 +596,9 @@ impl<B: Brain, W: Write> Session<B, W> {
                 g.me = Some(Color::Black);
                 self.request_move(at, false, 1);
             }
-            Command::Turn(c) => {
-                let p = match self.point(c) {
-                    Ok(p) => p,
-                    Err(e) => return self.error(&e),
-                };
-                let g = self.game.as_mut().expect("game");
-                let me = g.me.unwrap_or(g.board.side_to_move().opponent());
-                g.board.make_colored(p, me.opponent());
-                g.me = Some(me);
-                self.request_move(at, false, 1);
-            }
-            Command::Play(c) => {
-                let p = match self.point(c) {
-                    Ok(p) => p,
-                    Err(e) => return self.error(&e),
-                };
-                let g = self.game.as_mut().expect("game");
-                let me = g.me();
-                g.board.make_colored(p, me);
-                g.me = Some(me);
-                self.out.line(&format::move_line(p));
-            }
-            Command::Takeback(c) => {
-                let g = self.game.as_mut().expect("game");
-                let b = &g.board;
-                let last = b.last_move();
-                if !b.contains_xy(c.x, c.y)
-                    || last.is_none()
-                    || last != Pos::new(c.x as usize, c.y as usize)
-                {
-                    self.error(&format!("{},{} is not the last stone", c.x, c.y));
-                    return;
-                }
-                g.board.undo();
-                self.out.line("OK");
-            }
+            Command::Turn(c) => self.turn(c, at),
+            Command::Play(c) => self.play_stone(c),
+            Command::Takeback(c) => self.takeback(c),
             Command::Body(kind @ (BodyKind::Board | BodyKind::YxBoard), body) => {
                 self.set_position(body);
                 if kind == BodyKind::Board {
@@ -652,56 +620,8 @@ impl<B: Brain, W: Write> Session<B, W> {
                 let k = k.clamp(1, MAX_MULTIPV as i64) as usize;
                 self.request_move(at, true, k)
             }
-            Command::Solve { vct, time_ms } => {
-                let g = self.game.as_ref().expect("game");
-                let threads = self.threads();
-                // What `max_memory` leaves beside the table and the engine's other memory
-                // (no search runs meanwhile, so the root VCT's share is free).
-                let memory_bytes = self
-                    .memory_for_solvers(100)
-                    .map_or(usize::MAX, |b| b.min(usize::MAX as u64) as usize);
-                let limits = crate::search::threat::SolveLimits {
-                    time_ms,
-                    threads,
-                    memory_bytes,
-                };
-                let board = g.board.clone();
-                if self.brain.is_none() {
-                    // The search thread was lost (a failed job): solve here instead.
-                    let stop = std::sync::atomic::AtomicBool::new(false);
-                    let r = crate::search::threat::solve_with_stop(&board, vct, &limits, &stop);
-                    self.finish_solve(vct, &r);
-                    return;
-                }
-                let (stones, points) = (board.stone_count(), board.width() * board.height());
-                self.spawn(
-                    JobKind::Solve { vct },
-                    at,
-                    stones,
-                    points,
-                    Budget::fixed(time_ms),
-                    move |_, stop, _| {
-                        JobOutput::Solve(crate::search::threat::solve_with_stop(
-                            &board, vct, &limits, stop,
-                        ))
-                    },
-                );
-            }
-            Command::YxShowForbid => {
-                let g = self.game.as_ref().expect("game");
-                // The points forbidden to the side to move: none when white is to move (§6.1).
-                let to_move = g.board.side_to_move();
-                let pts: Vec<Pos> = if g.board.rule().has_forbidden(to_move) {
-                    g.board
-                        .forbidden_points()
-                        .into_iter()
-                        .map(|(p, _)| p)
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-                self.out.line(&format::forbid_line(&pts));
-            }
+            Command::Solve { vct, time_ms } => self.solve(vct, time_ms, at),
+            Command::YxShowForbid => self.show_forbid(),
             other => {
                 // Commands routed elsewhere never get here; answer rather than stay silent.
                 self.out.line(&format::unknown(&format!("{:?}", other)));
