@@ -128,7 +128,8 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub free_start: bool,
     /// Write `<OUT>.txt` (ours), `<OUT>.pos.txt` and `<OUT>.offset.txt` (c-gomoku-cli)
-    /// instead of printing our lines; the folder of `<OUT>` is made if missing.
+    /// instead of printing our lines (`<OUT>` may end in `.txt`: the same files); the
+    /// folder of `<OUT>` is made if missing.
     #[arg(long, value_name = "OUT")]
     pub out: Option<PathBuf>,
     /// Name prefix of the openings (default: `<rule><size>`).
@@ -303,38 +304,13 @@ fn decide_cmd(a: &DecideArgs) -> i32 {
 }
 
 fn generate(a: &GenerateArgs) -> i32 {
-    let rule = match Rule::parse_explained(&a.rule) {
-        Ok(r) => r,
+    let p = match suite_params(a) {
+        Ok(p) => p,
         Err(e) => return bad_input(&e),
     };
-    if crate::core::check_size(a.size, a.size).is_err() {
-        return bad_input(&format!("unsupported board size {}", a.size));
-    }
-    let mut p = SuiteParams::new(rule, a.size);
-    p.count = a.count;
-    p.seed = a.seed;
-    p.nodes = a.nodes.max(1);
-    p.max_abs_score = a.max_score.max(0);
-    if let Some(m) = a.min_stones {
-        p.min_stones = m;
-    }
-    if let Some(m) = a.max_stones {
-        p.max_stones = m;
-    }
-    if a.free_start {
-        p.renju26 = false;
-    }
-    if p.renju26 && p.min_stones < 3 {
-        p.min_stones = 3;
-    }
-    if p.min_stones == 0 || p.min_stones > p.max_stones || p.max_stones > a.size * a.size / 2 {
-        return bad_input("stone counts must satisfy 1 <= --min-stones <= --max-stones");
-    }
-    if a.count == 0 {
-        return bad_input("--count must be at least 1");
-    }
-    if let Some(out) = &a.out {
-        if let Err(e) = prepare_out(out) {
+    let stem = a.out.as_deref().map(out_stem);
+    if let Some(stem) = &stem {
+        if let Err(e) = prepare_out(stem) {
             return bad_input(&e);
         }
     }
@@ -356,30 +332,14 @@ fn generate(a: &GenerateArgs) -> i32 {
     let prefix = a
         .name
         .clone()
-        .unwrap_or_else(|| format!("{}{}", rule.name(), a.size));
+        .unwrap_or_else(|| format!("{}{}", p.rule.name(), a.size));
     let ours: Vec<String> = entries
         .iter()
         .enumerate()
-        .map(|(i, e)| suite::format_ours(&format!("{}-{:02}", prefix, i + 1), a.size, rule, e))
+        .map(|(i, e)| suite::format_ours(&format!("{}-{:02}", prefix, i + 1), a.size, p.rule, e))
         .collect();
-    let header = format!(
-        "# Balanced {} {}x{} openings: made by `pbrain-tianyuan openings generate --rule {} --size {} \
-         --count {} --seed {} --nodes {} --max-score {}` (docs/openings.md §3).\n\
-         # Kept when a {}-node search scores the side to move within +-{}; score= is that score \
-         (side to move).\n# Format: <name> <size> rule=<rule> moves=<points in move order, black first> score=<s>\n",
-        rule.name(),
-        a.size,
-        a.size,
-        rule.name(),
-        a.size,
-        a.count,
-        a.seed,
-        p.nodes,
-        p.max_abs_score,
-        p.nodes,
-        p.max_abs_score
-    );
-    let Some(out) = &a.out else {
+    let header = suite_header(a, &p);
+    let Some(stem) = stem else {
         print!("{}", header);
         for l in &ours {
             println!("{}", l);
@@ -387,7 +347,7 @@ fn generate(a: &GenerateArgs) -> i32 {
         return 0;
     };
     let with_ext = |ext: &str| {
-        let mut s = out.clone().into_os_string();
+        let mut s = stem.clone().into_os_string();
         s.push(ext);
         PathBuf::from(s)
     };
@@ -424,4 +384,81 @@ fn generate(a: &GenerateArgs) -> i32 {
         );
     }
     0
+}
+
+/// The stem of `--out`: the path without a final `.txt` (`--out suite` and
+/// `--out suite.txt` both write `suite.txt`, `suite.pos.txt`, `suite.offset.txt`).
+fn out_stem(out: &std::path::Path) -> PathBuf {
+    match out.to_str().and_then(|s| s.strip_suffix(".txt")) {
+        Some(stem) if !stem.is_empty() && !stem.ends_with('/') => PathBuf::from(stem),
+        _ => out.to_path_buf(),
+    }
+}
+
+/// The suite's parameters from the arguments.
+///
+/// Errors: one line for a bad rule, size, stone counts or count.
+fn suite_params(a: &GenerateArgs) -> Result<SuiteParams, String> {
+    let rule = Rule::parse_explained(&a.rule)?;
+    if crate::core::check_size(a.size, a.size).is_err() {
+        return Err(format!("unsupported board size {}", a.size));
+    }
+    let mut p = SuiteParams::new(rule, a.size);
+    p.count = a.count;
+    p.seed = a.seed;
+    p.nodes = a.nodes.max(1);
+    p.max_abs_score = a.max_score.max(0);
+    if let Some(m) = a.min_stones {
+        p.min_stones = m;
+    }
+    if let Some(m) = a.max_stones {
+        p.max_stones = m;
+    }
+    if a.free_start {
+        p.renju26 = false;
+    }
+    if p.renju26 && p.min_stones < 3 {
+        p.min_stones = 3;
+    }
+    if p.min_stones == 0 || p.min_stones > p.max_stones || p.max_stones > a.size * a.size / 2 {
+        return Err("stone counts must satisfy 1 <= --min-stones <= --max-stones".to_string());
+    }
+    if a.count == 0 {
+        return Err("--count must be at least 1".to_string());
+    }
+    Ok(p)
+}
+
+/// The comment lines that open a suite file: the command that made it and the format.
+fn suite_header(a: &GenerateArgs, p: &SuiteParams) -> String {
+    let rule = p.rule.name();
+    format!(
+        "# Balanced {rule} {size}x{size} openings: made by `pbrain-tianyuan openings generate --rule {rule} --size {size} \
+         --count {} --seed {} --nodes {} --max-score {}` (docs/openings.md §3).\n\
+         # Kept when a {}-node search scores the side to move within +-{}; score= is that score \
+         (side to move).\n# Format: <name> <size> rule=<rule> moves=<points in move order, black first> score=<s>\n",
+        a.count,
+        a.seed,
+        p.nodes,
+        p.max_abs_score,
+        p.nodes,
+        p.max_abs_score,
+        size = a.size,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_names_a_stem_with_or_without_txt() {
+        let stem = |s: &str| out_stem(std::path::Path::new(s));
+        assert_eq!(stem("suites/rj"), PathBuf::from("suites/rj"));
+        assert_eq!(stem("suites/rj.txt"), PathBuf::from("suites/rj"));
+        assert_eq!(stem("rj.pos"), PathBuf::from("rj.pos"));
+        // Nothing left before `.txt`: the name is kept as given.
+        assert_eq!(stem(".txt"), PathBuf::from(".txt"));
+        assert_eq!(stem("dir/.txt"), PathBuf::from("dir/.txt"));
+    }
 }
