@@ -150,9 +150,13 @@ impl Engine {
 
     /// Estimated resident memory of everything except the transposition table when searching
     /// on `threads` threads, in bytes ([`BASE_MEMORY_BYTES`] plus [`THREAD_MEMORY_BYTES`] per
-    /// thread). A memory limit minus this is what the table may use.
+    /// thread, plus the networks of `--network` if any,
+    /// [`crate::eval::network::installed_bytes`]). A memory limit minus this is what the
+    /// table may use.
     pub fn memory_overhead(threads: usize) -> usize {
-        BASE_MEMORY_BYTES.saturating_add(THREAD_MEMORY_BYTES.saturating_mul(threads.max(1)))
+        BASE_MEMORY_BYTES
+            .saturating_add(THREAD_MEMORY_BYTES.saturating_mul(threads.max(1)))
+            .saturating_add(crate::eval::network::installed_bytes())
     }
 
     /// Makes the transposition table resident now, outside any clock, so that searches do

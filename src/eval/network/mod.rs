@@ -112,6 +112,11 @@ impl RuleNet {
         n
     }
 
+    /// Memory the network's weights hold, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.embed.len() * 2 + self.w1.len() * 2 + (INPUT + HIDDEN + 1) * 4 + HIDDEN * 2
+    }
+
     /// The colour group of colour `c`.
     #[inline]
     pub fn group(&self, c: Color) -> usize {
@@ -322,6 +327,14 @@ static ACTIVE: OnceCell<Network> = OnceCell::new();
 /// Errors: the networks were already fixed (returns `n` back).
 pub fn install(n: Network) -> Result<(), Network> {
     ACTIVE.set(n)
+}
+
+/// Memory the installed networks hold, in bytes (0 without `--network`): the engine counts
+/// it against `max_memory` beside its other fixed memory.
+pub fn installed_bytes() -> usize {
+    ACTIVE
+        .get()
+        .map_or(0, |n| n.rules.iter().flatten().map(RuleNet::bytes).sum())
 }
 
 /// The network of `rule` in use, if one is installed.

@@ -33,6 +33,14 @@ fn a_zero_network_is_the_table_evaluation() {
 }
 
 #[test]
+fn a_renju_network_holds_654_kb() {
+    // 2 groups × (3 060 classes + 2 048 masks) × 32 × 2 bytes, the first layer 64 × 32 × 2,
+    // the biases 64 + 32 + 1 of 4 bytes and the output weights 32 × 2.
+    assert_eq!(RuleNet::zero(2).bytes(), 653_824 + 4_096 + 388 + 64);
+    assert_eq!(RuleNet::zero(1).bytes(), 326_912 + 4_096 + 388 + 64);
+}
+
+#[test]
 fn the_head_computes_by_hand() {
     // Every input saturates at 127 (1000 << 6 is far above EMBED_ONE); hidden unit 0 reads
     // input 0 with weight 1.0 and unit 1 reads input 1 with weight -0.5 plus a bias of 1.0:
