@@ -36,6 +36,8 @@ struct MatchOutput {
     rule: Rule,
     size: (usize, usize),
     games: Vec<Value>,
+    /// Game lines of a `shard.txt` that are not JSON.
+    unreadable: usize,
 }
 
 /// Reads a match output directory.
@@ -43,6 +45,7 @@ fn read_match(dir: &Path) -> Result<MatchOutput, String> {
     let name = crate::core::quote_path(dir);
     let results = dir.join("results.json");
     let shard = dir.join("shard.txt");
+    let mut unreadable = 0;
     let (settings, games) = if let Ok(text) = std::fs::read_to_string(&results) {
         let v: Value = serde_json::from_str(&text)
             .map_err(|e| format!("{name}: results.json is not JSON: {e}"))?;
@@ -55,10 +58,13 @@ fn read_match(dir: &Path) -> Result<MatchOutput, String> {
             .and_then(|l| l.strip_prefix("# shard "))
             .and_then(|h| serde_json::from_str::<Value>(h).ok())
             .ok_or_else(|| format!("{name}: shard.txt has no shard header"))?;
-        let games = lines
-            .filter(|l| l.starts_with('{'))
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect();
+        let mut games = Vec::new();
+        for l in lines.filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+            match serde_json::from_str(l) {
+                Ok(g) => games.push(g),
+                Err(_) => unreadable += 1,
+            }
+        }
         (header["settings"].clone(), games)
     } else {
         return Err(format!(
@@ -75,7 +81,13 @@ fn read_match(dir: &Path) -> Result<MatchOutput, String> {
         _ => None,
     }
     .ok_or_else(|| format!("{name}: no board size in the match settings"))?;
-    Ok(MatchOutput { rule, size, games })
+    crate::core::check_size(size.0, size.1).map_err(|e| format!("{name}: {e}"))?;
+    Ok(MatchOutput {
+        rule,
+        size,
+        games,
+        unreadable,
+    })
 }
 
 /// What a game's log tells: the opening stones and, per move chosen by an engine in
@@ -128,7 +140,9 @@ fn read_log(text: &str) -> LogFacts {
     }
 }
 
-/// The record of one game of a match, `None` for a forfeit or a game that cannot be read.
+/// The record of one game of a match, `None` for a forfeit or a game that cannot be read:
+/// an unknown result, a move that is not a point, or moves that are not a legal game (the
+/// record is read back as the trainers read it).
 fn record(
     g: &Value,
     rule: Rule,
@@ -141,7 +155,8 @@ fn record(
     let outcome = match g["result"].as_str()? {
         "1-0" => Outcome::Black,
         "0-1" => Outcome::White,
-        _ => Outcome::Draw,
+        "1/2-1/2" => Outcome::Draw,
+        _ => return None,
     };
     let moves: Vec<Pos> = g["moves"]
         .as_array()?
@@ -173,7 +188,7 @@ fn record(
             }
         }
     }
-    Some(rec)
+    GameRecord::parse(&rec.to_line(), 1).ok()
 }
 
 /// `match-games`: writes the records of every game in `args.dirs` to `args.out`; returns
@@ -183,10 +198,16 @@ pub fn run(args: &MatchGamesArgs) -> i32 {
     let mut records = Vec::new();
     let (mut forfeits, mut unscored) = (0, 0);
     for dir in &args.dirs {
-        let MatchOutput { rule, size, games } = match read_match(dir) {
+        let MatchOutput {
+            rule,
+            size,
+            games,
+            unreadable,
+        } = match read_match(dir) {
             Ok(m) => m,
             Err(e) => return super::bad_input(&e),
         };
+        forfeits += unreadable;
         for g in &games {
             let number = g["number"].as_u64().unwrap_or(0);
             let log = std::fs::read_to_string(dir.join(format!("game-{number:04}.log"))).ok();
@@ -212,7 +233,7 @@ pub fn run(args: &MatchGamesArgs) -> i32 {
         return super::bad_input(&format!("cannot write {path}: {e}"));
     }
     println!(
-        "{} written to {} ({} without scores; {} left out: forfeits or unreadable)",
+        "{} written to {} ({} without scores; {} left out: forfeits, unreadable or illegal)",
         crate::core::counted(records.len(), "game", "games"),
         args.out.display(),
         unscored,

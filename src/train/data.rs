@@ -85,6 +85,10 @@ pub struct GameRecord {
     pub best: Vec<Option<Pos>>,
 }
 
+/// Longest line of a game file, in bytes (a game of 484 moves with scores and best moves
+/// takes under 10 000).
+pub const MAX_LINE: usize = 1 << 20;
+
 /// Errors of reading a game line.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum DataError {
@@ -241,8 +245,23 @@ pub fn write_header(out: &mut dyn Write) -> std::io::Result<()> {
 /// Errors: the first bad line ([`DataError`]).
 pub fn read_games(input: &mut dyn BufRead) -> Result<Vec<GameRecord>, DataError> {
     let mut games = Vec::new();
-    for (i, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| DataError::Io(e.to_string()))?;
+    let mut line = String::new();
+    for i in 0.. {
+        line.clear();
+        // A line is at most MAX_LINE bytes: a file without newlines (a binary file, a
+        // device) is refused instead of read into memory whole.
+        let n = std::io::Read::take(&mut *input, MAX_LINE as u64 + 1)
+            .read_line(&mut line)
+            .map_err(|e| DataError::Io(e.to_string()))?;
+        if n == 0 {
+            break;
+        }
+        if line.len() > MAX_LINE && !line.ends_with('\n') {
+            return Err(DataError::Io(format!(
+                "line {} is longer than {MAX_LINE} bytes (not a game file?)",
+                i + 1
+            )));
+        }
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;
@@ -319,6 +338,13 @@ mod tests {
         ));
         let plain = GameRecord::parse("freestyle 15x15 black 0 h8:3 i9", 1).unwrap();
         assert!(plain.best.is_empty());
+    }
+
+    #[test]
+    fn a_file_without_newlines_is_refused_not_read_whole() {
+        let blob = vec![b'x'; MAX_LINE + 10];
+        let e = read_games(&mut blob.as_slice()).unwrap_err();
+        assert!(e.to_string().contains("longer than"), "{e}");
     }
 
     #[test]

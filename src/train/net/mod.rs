@@ -262,7 +262,7 @@ pub fn fit_rule(
     games: &[&GameRecord],
     args: &NetArgs,
     log: &mut dyn FnMut(usize, f64, f64),
-) -> (RuleNet, NetFit) {
+) -> Result<(RuleNet, NetFit), TrainError> {
     let groups = groups_of(rule);
     let (mut train, mut held) = (Vec::new(), Vec::new());
     for (i, g) in games.iter().enumerate() {
@@ -272,6 +272,12 @@ pub fn fit_rule(
             &mut train
         };
         game_samples(g, groups, out);
+    }
+    if train.is_empty() {
+        return Err(TrainError::BadArgument(format!(
+            "no {} position to train on (every game held out, or no quiet position after the openings)",
+            rule.name()
+        )));
     }
     args.target.blend(&mut train, &mut held);
     let mut net = FloatNet::new(groups, &row_scales(&train, groups), args.seed);
@@ -311,7 +317,7 @@ pub fn fit_rule(
         best,
         held: held_losses,
     };
-    (quantised, fit)
+    Ok((quantised, fit))
 }
 
 /// Checks the numeric arguments.
@@ -343,33 +349,37 @@ pub fn run(args: &NetArgs) -> Result<(), TrainError> {
     check(args)?;
     let games = super::read_game_files(&args.data)?;
     let copies = super::parse_copies(&args.copy)?;
-    let mut net = Network::empty(args.version);
-    for rule in Rule::ALL {
-        let of_rule: Vec<&GameRecord> = games.iter().filter(|g| g.rule == rule).collect();
-        if of_rule.is_empty() {
-            continue;
-        }
-        println!("{}: {} games", rule.name(), of_rule.len());
-        let (rule_net, fit) = fit_rule(rule, &of_rule, args, &mut |e, t, h| {
-            println!("  epoch {e:>3}: train {t:.5} held-out {h:.5}");
-        });
-        report(&fit);
-        net.rules[rule.index()] = Some(rule_net);
-    }
-    if net.rules.iter().all(Option::is_none) {
+    let fitted: Vec<Rule> = Rule::ALL
+        .into_iter()
+        .filter(|&r| games.iter().any(|g| g.rule == r))
+        .collect();
+    if fitted.is_empty() {
         return Err(TrainError::BadArgument(
             "no games in the data files".to_string(),
         ));
     }
+    check_copies(&copies, &fitted)?;
+    // The output is checked before the training, not after it.
+    std::fs::write(&args.out, b"").map_err(|e| TrainError::Write {
+        path: args.out.clone(),
+        reason: Some(e),
+    })?;
+    let mut net = Network::empty(args.version);
+    for &rule in &fitted {
+        let of_rule: Vec<&GameRecord> = games.iter().filter(|g| g.rule == rule).collect();
+        println!("{}: {} games", rule.name(), of_rule.len());
+        let held_out = (0..of_rule.len()).any(|i| args.target.held_out(i));
+        let (rule_net, fit) = fit_rule(rule, &of_rule, args, &mut |e, t, h| match held_out {
+            true => println!("  epoch {e:>3}: train {t:.5} held-out {h:.5}"),
+            false => println!("  epoch {e:>3}: train {t:.5}"),
+        })?;
+        report(&fit);
+        net.rules[rule.index()] = Some(rule_net);
+    }
     for (to, from) in copies {
-        let Some(n) = net.rules[from.index()].clone() else {
-            return Err(TrainError::BadArgument(format!(
-                "--copy {}={}: no {} network was fitted",
-                to.name(),
-                from.name(),
-                from.name()
-            )));
-        };
+        let n = net.rules[from.index()]
+            .clone()
+            .expect("checked by check_copies");
         let groups = groups_of(to);
         if n.groups != groups {
             let mut m = n.clone();
@@ -390,7 +400,44 @@ pub fn run(args: &NetArgs) -> Result<(), TrainError> {
     Ok(())
 }
 
+/// Checks `--copy TO=FROM` pairs, in order, against the rules the data fits: each FROM must
+/// have a network by then (fitted, or copied by an earlier pair), and no TO may be a rule
+/// with games of its own or its own FROM.
+///
+/// Errors: [`TrainError::BadArgument`] naming the pair.
+fn check_copies(copies: &[(Rule, Rule)], fitted: &[Rule]) -> Result<(), TrainError> {
+    let mut have = fitted.to_vec();
+    for &(to, from) in copies {
+        let pair = format!("--copy {}={}", to.name(), from.name());
+        let why = if to == from {
+            Some("a rule copied onto itself".to_string())
+        } else if !have.contains(&from) {
+            Some(format!(
+                "no {} network (no {} games in the data)",
+                from.name(),
+                from.name()
+            ))
+        } else if fitted.contains(&to) {
+            Some(format!("{} has games of its own in the data", to.name()))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(TrainError::BadArgument(format!("{pair}: {why}")));
+        }
+        have.push(to);
+    }
+    Ok(())
+}
+
 fn report(fit: &NetFit) {
+    if fit.samples.1 == 0 {
+        println!(
+            "  {} positions, none held out: the last epoch is kept",
+            fit.samples.0
+        );
+        return;
+    }
     let [t, f, q] = fit.held;
     let kept = match fit.best {
         0 => "the start: no epoch lowered it".to_string(),
