@@ -102,7 +102,8 @@ pub struct Weights {
     pub colours: Vec<ColourWeights>,
 }
 
-/// Errors of reading a weights file.
+/// Errors of reading a weights file or a network file ([`super::network::file`]); the
+/// messages name neither kind, the tools say which file they read.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum WeightsError {
     /// The file could not be read.
@@ -114,16 +115,16 @@ pub enum WeightsError {
         reason: String,
     },
     /// Not a weights file.
-    #[error("not a Tianyuan weights file (bad magic)")]
+    #[error("not a file of this kind (its first 8 bytes are not the magic)")]
     BadMagic,
     /// A format version this code does not read.
-    #[error("weights format version {0} is not supported (expected {FORMAT_VERSION})")]
+    #[error("format version {0} is not supported (expected {FORMAT_VERSION})")]
     Version(u32),
     /// The file ends early.
-    #[error("weights file is truncated")]
+    #[error("the file is truncated")]
     Truncated,
     /// The checksum does not match: the file is corrupt.
-    #[error("weights file is corrupt (checksum {found:016x}, expected {expected:016x})")]
+    #[error("the file is corrupt (checksum {found:016x}, expected {expected:016x})")]
     Checksum {
         /// Checksum stored in the file.
         expected: u64,
