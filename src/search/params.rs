@@ -90,20 +90,6 @@ params! {
     singular_double_room: f32 = 10.8,
     /// The table move is searched this much shallower when not singular but at or above beta.
     singular_shallower: f32 = 1.5,
-    /// Extension of the table move when no singular test ran: PV node / other nodes.
-    table_move_ext_pv: f32 = 0.25,
-    /// See `table_move_ext_pv`.
-    table_move_ext: f32 = 0.08,
-    /// Extra extension of a table move that is a four within 4 / 6 points of our last move.
-    ext_near_four4: f32 = 0.24,
-    /// See `ext_near_four4`.
-    ext_near_four6: f32 = 0.05,
-    /// Internal iterative reduction of a PV node without a table move.
-    pv_without_move_cut: f32 = 0.32,
-    /// PV node whose table entry is shallower: this share of the difference less depth ...
-    pv_shallow_entry_share: f32 = 0.28,
-    /// ... at most this much.
-    pv_shallow_entry_cap: f32 = 3.6,
     /// Razoring below this depth.
     razor_depth: f32 = 2.6,
     /// Razoring margin: a d² + b d + c.
@@ -122,8 +108,6 @@ params! {
     mcp_base: f32 = 3.0,
     /// See `mcp_base`.
     mcp_exp: f32 = 1.32,
-    /// Moves with no shape for either side are pruned below this depth.
-    shapeless_prune_depth: f32 = 4.3,
     /// Fail-high reduction: a cut node whose evaluation is beta + a + b depth (+ c when the
     /// opponent has a four or open three) searches its moves a ply shallower.
     fhr_a: i32 = -7,
@@ -131,8 +115,6 @@ params! {
     fhr_b: i32 = 12,
     /// See `fhr_a`.
     fhr_c: i32 = 70,
-    /// A raised alpha reduces the remaining moves of a node of depth 2-12 by this much.
-    alpha_raise: f32 = 1.0,
     /// A reduced search that beats alpha by this much (+ 9 a ply of the reduction) is
     /// re-searched a ply deeper ...
     lmr_deeper: i32 = 27,

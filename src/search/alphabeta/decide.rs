@@ -1,7 +1,7 @@
 //! The per-move and per-node decisions of the node search, as pure functions of the facts
-//! they read (docs/strength.md §2.1): whether a move is pruned, how far it is extended or
-//! reduced, how deep a reduced move that beat alpha is searched again, and the node-level
-//! cut-offs before the moves (razoring, futility, internal iterative reduction).
+//! they read (docs/strength.md §2.1): how far a move is extended or reduced, how deep a
+//! reduced move that beat alpha is searched again, and the node-level cut-offs before the
+//! moves (razoring, futility).
 //!
 //! Nothing here touches the board or the search state: the node gathers a [`MoveFacts`]
 //! for each move and asks. Each rule's origin and measured worth are in docs/strength.md
@@ -32,7 +32,7 @@ pub(super) fn makes_four_and_more(c: Combo) -> bool {
 /// What the node knows about one of its moves when it is about to search it.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct MoveFacts {
-    /// The node's depth now (plies; it shrinks once a move raised alpha).
+    /// The node's depth (plies).
     pub depth: Depth,
     /// The node is searched with an open window.
     pub pv: bool,
@@ -47,8 +47,6 @@ pub(super) struct MoveFacts {
     pub threatened: bool,
     /// The opponent has a five point: the move is its block.
     pub forced: bool,
-    /// Renju: black's forbidden points exist.
-    pub renju: bool,
     /// Renju and black to move.
     pub renju_black: bool,
     /// The node's evaluation is far above beta at an expected cut node.
@@ -78,17 +76,6 @@ pub(super) struct MoveFacts {
 }
 
 impl MoveFacts {
-    /// Neither side has any shape at the point.
-    fn shapeless(&self) -> bool {
-        self.ours == Combo::None && self.theirs == Combo::None
-    }
-
-    /// The point lies away from both last moves (renju allows our own one more point).
-    fn far_from_both(&self) -> bool {
-        let own_reach = if self.renju { 5 } else { 4 };
-        self.from_our_last > own_reach && self.from_their_last > 4
-    }
-
     /// An answer to an open three that stops no four of the opponent's.
     fn side_answer(&self) -> bool {
         self.threatened && !makes_four(self.theirs)
@@ -107,16 +94,6 @@ impl MoveFacts {
             && self.ours != Combo::ClosedThree;
         !self.threatened && self.after_own_threat && (self.ours >= Combo::Three || near_shape)
     }
-}
-
-/// Whether the move is skipped unsearched at shallow depth (asked only once the node has a
-/// move that does not lose, and never at the root): a point with no shape for either side,
-/// or an answer to an open three that stops no four and lies away from both last moves.
-pub(super) fn prune(f: &MoveFacts) -> bool {
-    if f.depth >= PARAMS.shapeless_prune_depth {
-        return false;
-    }
-    f.shapeless() || (f.side_answer() && f.far_from_both())
 }
 
 /// How the table move fared in the singular test.
@@ -144,34 +121,20 @@ pub(super) fn extension(f: &MoveFacts, table_move: bool, test: TableMoveTest) ->
             1.0
         }
     } else if table_move {
-        table_move_extension(f, test)
+        table_move_extension(test)
     } else {
         0.0
     };
     ext + expected_cut_adjustment(f)
 }
 
-/// The table move's extension: by its singular test, or a small one of its own (more for a
-/// four near our last move) when no test ran.
-fn table_move_extension(f: &MoveFacts, test: TableMoveTest) -> Depth {
+/// The table move's extension, by its singular test (none when no test ran).
+fn table_move_extension(test: TableMoveTest) -> Depth {
     match test {
         TableMoveTest::Singular { far: true } => 2.0,
         TableMoveTest::Singular { far: false } => 1.0,
         TableMoveTest::Shallower => -PARAMS.singular_shallower,
-        TableMoveTest::Plain => 0.0,
-        TableMoveTest::NotRun => {
-            let own = if f.pv {
-                PARAMS.table_move_ext_pv
-            } else {
-                PARAMS.table_move_ext
-            };
-            let near_four = match f.from_our_last {
-                0..=4 if makes_four(f.ours) => PARAMS.ext_near_four4,
-                5..=6 if makes_four(f.ours) => PARAMS.ext_near_four6,
-                _ => return own,
-            };
-            own + near_four
-        }
+        TableMoveTest::Plain | TableMoveTest::NotRun => 0.0,
     }
 }
 
@@ -344,21 +307,6 @@ pub(super) fn futile(f: &NodeFacts, beta: i32) -> bool {
     f.eval - ((per_ply as Depth * plies) as i32).max(0) >= beta
 }
 
-/// Internal iterative reduction of a PV node below the root (plies, to subtract in order):
-/// without a table move, a fixed share of a ply; with one from a shallower search, a share
-/// of the difference, capped.
-pub(super) fn pv_depth_without_table_move(depth: Depth) -> Depth {
-    depth - PARAMS.pv_without_move_cut
-}
-
-/// See [`pv_depth_without_table_move`]: the PV node's depth when its table entry is
-/// `table_depth` plies deep.
-pub(super) fn pv_depth_with_shallow_entry(depth: Depth, table_depth: i32) -> Depth {
-    depth
-        - ((depth - table_depth as Depth) * PARAMS.pv_shallow_entry_share)
-            .clamp(0.0, PARAMS.pv_shallow_entry_cap)
-}
-
 /// History gain of the best move of a node searched at `depth` (the others of its kind
 /// searched before it lose as much): 25 d² + 105 d − 157, within 1 to 8 927.
 #[inline]
@@ -380,7 +328,6 @@ mod tests {
             improving: true,
             threatened: false,
             forced: false,
-            renju: false,
             renju_black: false,
             far_above_beta: false,
             after_own_threat: false,
@@ -395,40 +342,6 @@ mod tests {
             killer: false,
             history: 0,
         }
-    }
-
-    #[test]
-    fn shapeless_points_are_pruned_only_when_shallow() {
-        let mut f = quiet();
-        f.ours = Combo::None;
-        assert!(prune(&f));
-        f.depth = PARAMS.shapeless_prune_depth;
-        assert!(!prune(&f));
-        f.depth = 1.0;
-        f.theirs = Combo::Two;
-        assert!(!prune(&f), "a point with a shape for the opponent is kept");
-    }
-
-    #[test]
-    fn far_answers_to_a_three_are_pruned() {
-        let mut f = quiet();
-        f.threatened = true;
-        f.from_our_last = 5;
-        f.from_their_last = 5;
-        assert!(prune(&f));
-        f.renju = true;
-        assert!(
-            !prune(&f),
-            "renju reaches one point further from our last move"
-        );
-        f.renju = false;
-        f.theirs = Combo::Four;
-        assert!(!prune(&f), "a block of a four is never pruned");
-        f.theirs = Combo::None;
-        f.from_their_last = 4;
-        assert!(!prune(&f), "near the opponent's last move");
-        f.from_their_last = -1;
-        assert!(!prune(&f), "no last move: not far");
     }
 
     #[test]
@@ -448,25 +361,7 @@ mod tests {
         assert_eq!(t(TableMoveTest::Singular { far: false }), 1.0);
         assert_eq!(t(TableMoveTest::Shallower), -PARAMS.singular_shallower);
         assert_eq!(t(TableMoveTest::Plain), 0.0);
-        assert_eq!(t(TableMoveTest::NotRun), PARAMS.table_move_ext);
-    }
-
-    #[test]
-    fn a_table_four_near_our_last_move_is_extended_more() {
-        let mut f = quiet();
-        f.pv = true;
-        f.ours = Combo::Four;
-        f.from_our_last = 3;
-        let near = extension(&f, true, TableMoveTest::NotRun);
-        assert_eq!(near, PARAMS.table_move_ext_pv + PARAMS.ext_near_four4);
-        f.from_our_last = 6;
-        let mid = extension(&f, true, TableMoveTest::NotRun);
-        assert_eq!(mid, PARAMS.table_move_ext_pv + PARAMS.ext_near_four6);
-        f.from_our_last = 7;
-        assert_eq!(
-            extension(&f, true, TableMoveTest::NotRun),
-            PARAMS.table_move_ext_pv
-        );
+        assert_eq!(t(TableMoveTest::NotRun), 0.0, "no test, no extension");
     }
 
     #[test]
@@ -624,19 +519,6 @@ mod tests {
         f.fours_in_a_row = false;
         f.threatened = true;
         assert!(!futile(&f, -1000));
-    }
-
-    #[test]
-    fn iir_shrinks_pv_depth() {
-        assert_eq!(
-            pv_depth_without_table_move(5.0),
-            5.0 - PARAMS.pv_without_move_cut
-        );
-        assert_eq!(pv_depth_with_shallow_entry(5.0, 5), 5.0);
-        assert_eq!(
-            pv_depth_with_shallow_entry(30.0, 0),
-            30.0 - PARAMS.pv_shallow_entry_cap
-        );
     }
 
     #[test]

@@ -7,10 +7,9 @@
 //! 3. **table**: read the node's entry, cut on a settling bound;
 //! 4. **judgement**: the static evaluation, whether it improves, and the evaluation the
 //!    cut-offs read;
-//! 5. **before the moves**: razoring, futility, internal iterative reduction, a small VCF
-//!    near the root;
-//! 6. **the moves**: generated, ordered, each pruned, extended or reduced by the pure
-//!    rules of `decide.rs` and searched;
+//! 5. **before the moves**: razoring, futility, a small VCF near the root;
+//! 6. **the moves**: generated, ordered, cut off by the move count, each extended or
+//!    reduced by the pure rules of `decide.rs` and searched;
 //! 7. **learning and storing**: history and killers, the PV mark, the table entry.
 
 use super::decide::{self, makes_four, MoveFacts, NodeFacts, TableMoveTest};
@@ -124,7 +123,7 @@ impl<'a> Worker<'a> {
                 renju: self.renju(),
                 fours_in_a_row: self.fours_in_a_row(ply),
             };
-            depth = match self.before_moves(&facts, alpha, beta, ply, &table) {
+            depth = match self.before_moves(&facts, alpha, beta, ply) {
                 Ok(depth) => depth,
                 Err(score) => return score,
             };
@@ -295,17 +294,15 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Phase 5, at a node not forced to block: razoring and futility end the node; internal
-    /// iterative reduction shrinks a PV node's depth; a node left at depth 0 or below goes
-    /// to the leaf; near the root, a small VCF may prove a win. `Ok` with the depth to
-    /// search the moves at, `Err` with the node's score.
+    /// Phase 5, at a node not forced to block: razoring and futility end the node; a node
+    /// at depth 0 or below goes to the leaf; near the root, a small VCF may prove a win.
+    /// `Ok` with the depth to search the moves at, `Err` with the node's score.
     fn before_moves(
         &mut self,
         facts: &NodeFacts,
         alpha: i32,
         beta: i32,
         ply: usize,
-        table: &TableView,
     ) -> Result<Depth, i32> {
         if decide::razor(facts, alpha) {
             return Err(self.leaf_search(alpha, alpha + 1, 0.0, ply));
@@ -313,15 +310,7 @@ impl<'a> Worker<'a> {
         if decide::futile(facts, beta) {
             return Err(facts.eval);
         }
-        let mut depth = facts.depth;
-        if facts.pv && ply > 0 && table.mv.is_none() {
-            depth = decide::pv_depth_without_table_move(depth);
-        }
-        if facts.pv && depth > 1.0 && !table.mv.is_none() {
-            if let Some((_, table_depth, _)) = table.hit {
-                depth = decide::pv_depth_with_shallow_entry(depth, table_depth);
-            }
-        }
+        let depth = facts.depth;
         if depth <= 0.0 {
             return Err(self.leaf_search(alpha, beta, depth, ply));
         }
@@ -405,9 +394,6 @@ impl<'a> Worker<'a> {
             }
             st.searched += 1;
             let mut facts = self.move_facts(plan, st, p);
-            if may_prune(st) && decide::prune(&facts) {
-                continue;
-            }
             let table_move = plan.table.hit.is_some() && p == plan.table.mv && !plan.threats.forced;
             let test = if table_move {
                 self.table_move_test(plan, st, p)?
@@ -453,7 +439,6 @@ impl<'a> Worker<'a> {
             improving: plan.judged.improving,
             threatened: plan.threats.threatened,
             forced: plan.threats.forced,
-            renju: plan.renju,
             renju_black: plan.renju && me == Color::Black,
             far_above_beta: plan.far_above_beta,
             after_own_threat: after(2),
@@ -614,8 +599,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Takes move `p`'s score into the loop state (best, best move, PV, alpha); true when
-    /// it reaches beta. Once alpha is raised, the node's later moves are searched a ply
-    /// shallower (at depth 2-12, scores short of a win).
+    /// it reaches beta.
     fn take_score(&mut self, plan: &NodePlan, st: &mut LoopState, p: Pos, score: i32) -> bool {
         if score <= st.best {
             return false;
@@ -632,9 +616,6 @@ impl<'a> Worker<'a> {
             return true;
         }
         st.alpha = score;
-        if st.depth > 2.0 && st.depth < 12.0 && score.abs() < 1600 {
-            st.depth -= PARAMS.alpha_raise;
-        }
         false
     }
 
