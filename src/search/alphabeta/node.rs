@@ -64,13 +64,14 @@ struct NodePlan {
     /// The evaluation is far above beta at an expected cut node.
     far_above_beta: bool,
     move_budget: usize,
+    /// The depth the moves are searched from (plies).
+    depth: Depth,
 }
 
 /// The running state of a node's move loop.
 struct LoopState {
     alpha: i32,
     beta: i32,
-    depth: Depth,
     best: i32,
     best_move: Pos,
     searched: usize,
@@ -148,11 +149,11 @@ impl<'a> Worker<'a> {
                 && expected_cut
                 && decide::far_above_beta(judged.eval, beta, depth, threats.threatened),
             move_budget: move_count_limit(depth, judged.improving),
+            depth,
         };
         let mut state = LoopState {
             alpha,
             beta,
-            depth,
             best: -WIN,
             best_move: Pos::NONE,
             searched: 0,
@@ -432,7 +433,7 @@ impl<'a> Worker<'a> {
             0.0
         };
         MoveFacts {
-            depth: st.depth,
+            depth: plan.depth,
             pv: plan.pv,
             expected_cut: plan.expected_cut,
             pv_marked: plan.pv_marked,
@@ -445,7 +446,7 @@ impl<'a> Worker<'a> {
             after_own_four: plan.ply >= 2 && makes_four(self.line[plan.ply - 2].shape),
             window_share,
             refutes_root: plan.ply % 2 == 1 && st.best >= -self.root_low,
-            base_reduction: self.reduction(st.depth, st.searched),
+            base_reduction: self.reduction(plan.depth, st.searched),
             ours: self.board.combo(me, p),
             theirs: self.board.combo(me.opponent(), p),
             from_our_last: distance(p, plan.our_last),
@@ -477,7 +478,7 @@ impl<'a> Worker<'a> {
             return Ok(TableMoveTest::NotRun);
         };
         let ply = plan.ply;
-        let depth = st.depth;
+        let depth = plan.depth;
         // The entry must be a lower bound short of a win from a search nearly as deep; the
         // node deep enough, below the root, and not itself a test.
         let entry_fits = matches!(bound, Bound::Lower | Bound::Exact)
@@ -533,13 +534,13 @@ impl<'a> Worker<'a> {
         ext: Depth,
     ) -> i32 {
         let ply = plan.ply;
-        let full = st.depth - 1.0 + ext;
+        let full = plan.depth - 1.0 + ext;
         self.line[ply].played = p;
         self.line[ply].shape = facts.ours;
         self.line[ply + 1].ext_surplus = self.line[ply].ext_surplus + (ext - 1.0).max(0.0);
         self.make(p);
         let (alpha, beta) = (st.alpha, st.beta);
-        let score = if st.depth >= 2.0 && st.searched > 1 && !plan.threats.forced {
+        let score = if plan.depth >= 2.0 && st.searched > 1 && !plan.threats.forced {
             self.reduced_then_full(plan, st, facts, full)
         } else if !plan.pv || st.searched > 1 {
             let s = -self.search(-alpha - 1, -alpha, full, ply + 1, false, !plan.expected_cut);
@@ -632,7 +633,7 @@ impl<'a> Worker<'a> {
     /// moves of its kind searched before it fall as much.
     fn reward(&mut self, plan: &NodePlan, st: &LoopState) {
         let me = self.board.side_to_move();
-        let gain = decide::history_gain(st.depth);
+        let gain = decide::history_gain(plan.depth);
         let best = st.best_move;
         let table = &mut self.history[me.index()];
         if self.board.combo(me, best) >= Combo::Three {
@@ -661,7 +662,7 @@ impl<'a> Worker<'a> {
         }
         // A node that failed low keeps its parent's PV mark when deep enough; one that
         // found a move keeps its own only if the child that decided it had one.
-        let deep = st.depth > 3.0;
+        let deep = plan.depth > 3.0;
         if st.best <= alpha {
             self.line[ply].pv_mark |= ply >= 1 && self.line[ply - 1].pv_mark && deep;
         } else if deep {
@@ -679,7 +680,7 @@ impl<'a> Worker<'a> {
             st.best_move,
             score_to_tt(st.best, ply as i32),
             plan.judged.static_eval,
-            st.depth as i32,
+            plan.depth as i32,
             bound,
             self.line[ply].pv_mark,
         );
