@@ -15,11 +15,26 @@ struct Cli {
     #[arg(long, global = true)]
     weights: Option<std::path::PathBuf>,
     /// Network file (`train-net` output) whose networks correct the table evaluation for the
-    /// rules it covers (see docs/network.md); without it the tables evaluate alone.
+    /// rules it covers, in place of the built-in networks (see docs/network.md); a rule it
+    /// does not cover is evaluated by the tables alone.
     #[arg(long, global = true)]
     network: Option<std::path::PathBuf>,
+    /// Evaluation: `network` (the built-in networks, or those of `--network`, correcting the
+    /// tables for the rules they cover) or `tables` (the tables alone, for every rule); see
+    /// docs/network.md §3.
+    #[arg(long, global = true, value_enum, default_value_t = Eval::Network)]
+    eval: Eval,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// The evaluation of `--eval`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Eval {
+    /// The networks over the tables, where a rule has one.
+    Network,
+    /// The tables alone.
+    Tables,
 }
 
 #[derive(Subcommand)]
@@ -103,6 +118,15 @@ fn main() {
             }
             Err(e) => refuse_file("weights", path, e, protocol),
         }
+    }
+    if cli.eval == Eval::Tables {
+        if cli.network.is_some() {
+            std::process::exit(cli::bad_input(
+                "--eval tables and --network cannot go together: the tables alone use no \
+                 network file (see --help)",
+            ));
+        }
+        let _ = tianyuan::eval::network::install(tianyuan::eval::network::Network::empty(0));
     }
     if let Some(path) = &cli.network {
         use tianyuan::eval::network::{install, Network};

@@ -291,6 +291,8 @@ fn selfplay_then_train_net_writes_a_network_the_engine_uses() {
         let mut c = bin();
         if network {
             c.arg("--network").arg(&out);
+        } else {
+            c.args(["--eval", "tables"]);
         }
         run(c
             .args([
@@ -334,6 +336,17 @@ fn selfplay_then_train_net_writes_a_network_the_engine_uses() {
     ])
     .contains("no standard network"));
     assert!(bad(&["--network", g, "analyze", "--moves", "h8"]).contains("network file"));
+    assert!(bad(&[
+        "--eval",
+        "tables",
+        "--network",
+        o,
+        "analyze",
+        "--moves",
+        "h8"
+    ])
+    .contains("cannot go together"));
+    assert!(bad(&["--eval", "nets", "analyze", "--moves", "h8"]).contains("--eval"));
     // The protocol engine says it on stdout, never on stderr (docs/protocol.md §1.1).
     let o = bin()
         .args(["--network", g])

@@ -319,27 +319,37 @@ impl Network {
     }
 }
 
+/// The networks compiled into the binary (`weights/tianyuan.tyn`, docs/network.md §3): the
+/// default evaluation of the rules they cover; the other rules are evaluated by the tables
+/// alone.
+pub static DEFAULT_NETWORK: &[u8] = include_bytes!("../../../weights/tianyuan.tyn");
+
 static ACTIVE: OnceCell<Network> = OnceCell::new();
 
-/// Makes `n` the networks of this process (`--network FILE`). Must be called before the
-/// first evaluation; without it every rule is evaluated by the tables alone.
+/// Makes `n` the networks of this process in place of the built-in ones (`--network FILE`,
+/// or [`Network::empty`] for `--eval tables`). Must be called before the first evaluation.
 ///
 /// Errors: the networks were already fixed (returns `n` back).
 pub fn install(n: Network) -> Result<(), Network> {
     ACTIVE.set(n)
 }
 
-/// Memory the installed networks hold, in bytes (0 without `--network`): the engine counts
-/// it against `max_memory` beside its other fixed memory.
-pub fn installed_bytes() -> usize {
-    ACTIVE
-        .get()
-        .map_or(0, |n| n.rules.iter().flatten().map(RuleNet::bytes).sum())
+/// The networks in use: those installed, else the built-in ones.
+fn active() -> &'static Network {
+    ACTIVE.get_or_init(|| {
+        Network::from_bytes(DEFAULT_NETWORK).expect("the built-in network file is valid")
+    })
 }
 
-/// The network of `rule` in use, if one is installed.
+/// Memory the networks in use hold, in bytes (0 when the tables evaluate alone): the engine
+/// counts it against `max_memory` beside its other fixed memory.
+pub fn installed_bytes() -> usize {
+    active().rules.iter().flatten().map(RuleNet::bytes).sum()
+}
+
+/// The network of `rule` in use, if there is one.
 pub fn of_rule(rule: Rule) -> Option<&'static RuleNet> {
-    ACTIVE.get_or_init(|| Network::empty(0)).rules[rule.index()].as_ref()
+    active().rules[rule.index()].as_ref()
 }
 
 #[cfg(test)]

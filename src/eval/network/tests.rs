@@ -137,3 +137,17 @@ fn the_correction_moves_the_evaluation() {
     assert_ne!(correction, 0);
     assert_eq!(ev.evaluate(side), tables.evaluate(side) + correction);
 }
+
+#[test]
+fn the_built_in_networks_load_and_cover_the_documented_rules() {
+    // docs/network.md §3 lists the rules the built-in file covers; update both together.
+    let covered: &[Rule] = &[];
+    let n = Network::from_bytes(DEFAULT_NETWORK).expect("weights/tianyuan.tyn is valid");
+    for rule in Rule::ALL {
+        let net = n.rules[rule.index()].as_ref();
+        assert_eq!(net.is_some(), covered.contains(&rule), "{}", rule.name());
+        if let Some(net) = net {
+            assert_eq!(net.groups, if rule == Rule::Renju { 2 } else { 1 });
+        }
+    }
+}
