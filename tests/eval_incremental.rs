@@ -23,7 +23,7 @@ fn incremental_network_matches_full_recomputation() {
 }
 
 /// Random games with takebacks (`games` per rule and size), the evaluator made by `make`
-/// checked after every step against its recomputation and against `full`.
+/// checked after every step against its recomputation and at random steps against `full`.
 fn random_walks(
     seed: u64,
     games: usize,
@@ -65,7 +65,11 @@ fn random_walks(
                     }
                     ev.verify(&b)
                         .unwrap_or_else(|e| panic!("{rule:?} {w}x{h}: {e}"));
-                    assert_eq!(ev.evaluate(b.side_to_move()), full(&b));
+                    // Evaluated at some steps only, so that a network's sums are brought up
+                    // to date over several moves and takebacks at once (they are lazy).
+                    if rng.gen_bool(0.5) {
+                        assert_eq!(ev.evaluate(b.side_to_move()), full(&b));
+                    }
                 }
             }
         }

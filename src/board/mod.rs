@@ -203,9 +203,9 @@ impl Lines {
     }
 }
 
-/// Most points one move changes: the point played and up to five points each way on its four
-/// lines.
-const MAX_CHANGES: usize = 1 + 4 * 2 * 5;
+/// Most points one move changes ([`Board::last_changes`]): the point played and up to five
+/// points each way on its four lines.
+pub const MAX_CHANGES: usize = 1 + 4 * 2 * 5;
 
 /// The pattern state of one point: both colours' codes and their canonical classes, kept
 /// together (8 bytes) so that a move reads and writes each changed point in one access.

@@ -20,7 +20,7 @@ use crate::board::canon::CLASS_SLOTS;
 use crate::board::{Board, Combo, UndoPoint};
 use crate::core::{Color, Pos, POS_COUNT};
 use features::{class, threat_mask, CLASSES};
-use network::{RuleNet, Sums};
+use network::{Delta, RuleNet, Sums};
 use weights::EvalTables;
 
 /// Score of a five on the board now, from the winner's view. A win in `n` plies scores
@@ -71,11 +71,19 @@ pub struct Evaluator {
     net: Option<NetState>,
 }
 
-/// The network of an [`Evaluator`] and its accumulator sums, with one saved copy a ply.
+/// The network of an [`Evaluator`] and its accumulator sums, brought up to date lazily:
+/// a move only records the rows it changes, and an evaluation applies the moves recorded
+/// since the last sums it has (docs/network.md §3).
 struct NetState {
     net: &'static RuleNet,
-    sums: Box<Sums>,
-    stack: Vec<Sums>,
+    /// `sums[k]`: the sums `k` moves after the evaluator was made, valid for `k <= fresh`.
+    sums: Vec<Sums>,
+    /// `deltas[k]`: the rows move `k` changed (`1 <= k <= ply`; entry 0 unused).
+    deltas: Vec<Delta>,
+    /// Moves made since the evaluator was made (and not taken back).
+    ply: usize,
+    /// The last ply whose sums are up to date (at most `ply`).
+    fresh: usize,
 }
 
 impl Evaluator {
@@ -98,11 +106,7 @@ impl Evaluator {
                 count: [[0; COUNTS]; 2],
             },
             stack: Vec::with_capacity(256),
-            net: net.map(|net| NetState {
-                net,
-                sums: Box::new(net.sums(board)),
-                stack: Vec::with_capacity(256),
-            }),
+            net: net.map(|net| NetState::new(net, board)),
         };
         e.cur = e.full(board);
         e
@@ -117,7 +121,7 @@ impl Evaluator {
         for p in board.empty_points() {
             for c in 0..2 {
                 let cls = board.class(if c == 0 { Color::Black } else { Color::White }, p);
-                self.add::<1>(&mut s, c, cls);
+                add::<1>(self.tables[c], &mut s, c, cls);
             }
         }
         // Slot 7 counts classless points and is never read: keep it out of comparisons.
@@ -126,55 +130,41 @@ impl Evaluator {
         s
     }
 
-    /// Adds (`SIGN` 1) or removes (`SIGN` -1) one empty point of class `cls` for colour
-    /// index `ci`.
-    #[inline(always)]
-    fn add<const SIGN: i32>(&self, s: &mut State, ci: usize, cls: u16) {
-        let t = self.tables[ci];
-        let i = cls as usize & (CLASS_SLOTS - 1);
-        let v = t.value[i];
-        s.sum[ci][0] += SIGN * (v as u16 as i16 as i32);
-        s.sum[ci][1] += SIGN * ((v >> 16) as u16 as i16 as i32);
-        let info = t.info[i];
-        let k = (info & 7) as usize;
-        let four = (info >> 3) as u16;
-        let count = &mut s.count[ci];
-        if SIGN > 0 {
-            count[k] = count[k].wrapping_add(1);
-            count[ANY_FOUR] = count[ANY_FOUR].wrapping_add(four);
-        } else {
-            count[k] = count[k].wrapping_sub(1);
-            count[ANY_FOUR] = count[ANY_FOUR].wrapping_sub(four);
-        }
-    }
-
     /// Takes the move just made on `board` into account.
     #[inline]
     pub fn make(&mut self, board: &Board) {
         self.stack.push(self.cur);
         let changes: &[UndoPoint] = board.last_changes();
+        let tables = self.tables;
         let mut s = self.cur;
+        // The network's rows are listed in the same walk, applied when an evaluation needs
+        // them (NetState::refresh).
+        let mut delta = self.net.as_mut().map(NetState::push);
         // The point played comes first (it is no longer empty); each other changed point is
         // empty and listed once (docs: `crate::board` module invariants).
         if let Some((first, rest)) = changes.split_first() {
-            self.add::<-1>(&mut s, 0, first.old.cls[0]);
-            self.add::<-1>(&mut s, 1, first.old.cls[1]);
+            for (ci, t) in tables.into_iter().enumerate() {
+                add::<-1>(t, &mut s, ci, first.old.cls[ci]);
+                if let Some(d) = delta.as_deref_mut() {
+                    d.take_out(ci, first.old.cls[ci]);
+                }
+            }
             for u in rest {
                 let pos = Pos(u.q & (POS_COUNT as u16 - 1));
                 for (ci, c) in [(0, Color::Black), (1, Color::White)] {
                     let old = u.old.cls[ci];
                     let new = board.class(c, pos);
                     if new != old {
-                        self.add::<-1>(&mut s, ci, old);
-                        self.add::<1>(&mut s, ci, new);
+                        add::<-1>(tables[ci], &mut s, ci, old);
+                        add::<1>(tables[ci], &mut s, ci, new);
+                        if let Some(d) = delta.as_deref_mut() {
+                            d.change(ci, old, new);
+                        }
                     }
                 }
             }
         }
         self.cur = s;
-        if let Some(n) = &mut self.net {
-            n.make(board);
-        }
     }
 
     /// Takes back the last [`Evaluator::make`].
@@ -184,20 +174,19 @@ impl Evaluator {
             self.cur = s;
         }
         if let Some(n) = &mut self.net {
-            if let Some(s) = n.stack.pop() {
-                *n.sums = s;
-            }
+            n.pop();
         }
     }
 
-    /// The evaluation for `side` to move (evaluation units, within ±[`EVAL_LIMIT`]).
+    /// The evaluation for `side` to move (evaluation units, within ±[`EVAL_LIMIT`]). With a
+    /// network this first brings its sums up to date (the moves since the last evaluation).
     #[inline]
-    pub fn evaluate(&self, side: Color) -> i32 {
+    pub fn evaluate(&mut self, side: Color) -> i32 {
         let (s, o) = (side.index(), side.opponent().index());
         let mask = threat_mask(self.counts(side), self.counts(side.opponent()));
         let mut v = self.cur.sum[s][0] + self.cur.sum[o][1] + self.tables[s].threat[mask] as i32;
-        if let Some(n) = &self.net {
-            v += n.net.correction(&n.sums, side, mask);
+        if let Some(n) = &mut self.net {
+            v += n.net.correction(n.refresh(), side, mask);
         }
         v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
@@ -239,7 +228,7 @@ impl Evaluator {
             return Err(format!("incremental {:?} != full {:?}", cur, f));
         }
         match &self.net {
-            Some(n) if *n.sums != n.net.sums(board) => {
+            Some(n) if n.current() != n.net.sums(board) => {
                 Err("incremental network sums differ from the full ones".to_string())
             }
             _ => Ok(()),
@@ -247,12 +236,80 @@ impl Evaluator {
     }
 }
 
+/// Adds (`SIGN` 1) or removes (`SIGN` -1) one empty point of class `cls` for colour
+/// index `ci`, whose tables are `t`.
+#[inline(always)]
+fn add<const SIGN: i32>(t: &EvalTables, s: &mut State, ci: usize, cls: u16) {
+    let i = cls as usize & (CLASS_SLOTS - 1);
+    let v = t.value[i];
+    s.sum[ci][0] += SIGN * (v as u16 as i16 as i32);
+    s.sum[ci][1] += SIGN * ((v >> 16) as u16 as i16 as i32);
+    let info = t.info[i];
+    let k = (info & 7) as usize;
+    let four = (info >> 3) as u16;
+    let count = &mut s.count[ci];
+    if SIGN > 0 {
+        count[k] = count[k].wrapping_add(1);
+        count[ANY_FOUR] = count[ANY_FOUR].wrapping_add(four);
+    } else {
+        count[k] = count[k].wrapping_sub(1);
+        count[ANY_FOUR] = count[ANY_FOUR].wrapping_sub(four);
+    }
+}
+
 impl NetState {
-    /// Takes the move just made on `board` into account (saving the sums for undo).
+    fn new(net: &'static RuleNet, board: &Board) -> NetState {
+        let mut sums = Vec::with_capacity(256);
+        sums.push(net.sums(board));
+        let mut deltas = Vec::with_capacity(256);
+        deltas.push(Delta::NONE);
+        NetState {
+            net,
+            sums,
+            deltas,
+            ply: 0,
+            fresh: 0,
+        }
+    }
+
+    /// A new ply: the cleared record of its move's rows, to be filled.
     #[inline]
-    fn make(&mut self, board: &Board) {
-        self.stack.push(*self.sums);
-        self.net.make(&mut self.sums, board);
+    fn push(&mut self) -> &mut Delta {
+        self.ply += 1;
+        if self.deltas.len() <= self.ply {
+            self.deltas.push(Delta::NONE);
+            self.sums.push([[0; network::HIDDEN]; 2]);
+        }
+        let d = &mut self.deltas[self.ply];
+        d.clear();
+        d
+    }
+
+    /// Takes back the last ply.
+    #[inline]
+    fn pop(&mut self) {
+        self.ply = self.ply.saturating_sub(1);
+        self.fresh = self.fresh.min(self.ply);
+    }
+
+    /// The sums of the current ply, after applying the moves not yet applied.
+    #[inline]
+    fn refresh(&mut self) -> &Sums {
+        while self.fresh < self.ply {
+            let next = self
+                .net
+                .apply(&self.sums[self.fresh], &self.deltas[self.fresh + 1]);
+            self.fresh += 1;
+            self.sums[self.fresh] = next;
+        }
+        &self.sums[self.ply]
+    }
+
+    /// The sums of the current ply, computed without keeping them (for checks).
+    fn current(&self) -> Sums {
+        (self.fresh + 1..=self.ply).fold(self.sums[self.fresh], |s, k| {
+            self.net.apply(&s, &self.deltas[k])
+        })
     }
 }
 

@@ -27,8 +27,8 @@
 pub mod file;
 
 use super::features::{CANON_CODES, MASKS};
-use crate::board::{Board, UndoPoint};
-use crate::core::{Color, Pos, Rule, POS_COUNT};
+use crate::board::{Board, MAX_CHANGES};
+use crate::core::{Color, Rule};
 use once_cell::sync::OnceCell;
 
 /// Width of each half of the accumulator and of the hidden layer.
@@ -75,6 +75,70 @@ pub struct RuleNet {
 /// The accumulator sums of one position, per colour: the sum of the colour's class
 /// embeddings over the empty points (biases and mask left out).
 pub type Sums = [[i32; HIDDEN]; 2];
+
+/// The embedding rows one move takes out of and puts into each colour's sum: the point
+/// played leaves (its rows out), each other point the move changed moves from its old
+/// class's row to its new one's, for each colour whose class there changed. Filled by
+/// the evaluator as it walks the move's changes, applied only when an evaluation needs the
+/// sums ([`RuleNet::apply`], docs/network.md §3).
+#[derive(Clone, Copy, Debug)]
+pub struct Delta {
+    /// Per colour index: rows taken out (`len[c][0]` of them).
+    out: [[u16; MAX_CHANGES]; 2],
+    /// Per colour index: rows put in (`len[c][1]` of them).
+    into: [[u16; MAX_CHANGES]; 2],
+    len: [[u8; 2]; 2],
+}
+
+impl Delta {
+    /// No change.
+    pub const NONE: Delta = Delta {
+        out: [[0; MAX_CHANGES]; 2],
+        into: [[0; MAX_CHANGES]; 2],
+        len: [[0; 2]; 2],
+    };
+
+    /// Forgets every change (a new move).
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = [[0; 2]; 2];
+    }
+
+    /// One point of colour index `ci` (0 black, 1 white) moves from class `old` to class
+    /// `new` (a class from `CANON_CODES` on has no row: nothing to take out or put in). At
+    /// most [`MAX_CHANGES`] calls a move and colour (one a changed point): more panics.
+    #[inline(always)]
+    pub fn change(&mut self, ci: usize, old: u16, new: u16) {
+        self.take_out(ci, old);
+        if (new as usize) < CANON_CODES {
+            let n = &mut self.len[ci][1];
+            self.into[ci][*n as usize] = new;
+            *n += 1;
+        }
+    }
+
+    /// The point played leaves colour index `ci`'s sum: its row for class `old` out.
+    #[inline(always)]
+    pub fn take_out(&mut self, ci: usize, old: u16) {
+        if (old as usize) < CANON_CODES {
+            let n = &mut self.len[ci][0];
+            self.out[ci][*n as usize] = old;
+            *n += 1;
+        }
+    }
+
+    /// The rows colour index `ci`'s sum loses.
+    #[inline(always)]
+    pub fn taken_out(&self, ci: usize) -> &[u16] {
+        &self.out[ci][..self.len[ci][0] as usize]
+    }
+
+    /// The rows colour index `ci`'s sum gains.
+    #[inline(always)]
+    pub fn put_in(&self, ci: usize) -> &[u16] {
+        &self.into[ci][..self.len[ci][1] as usize]
+    }
+}
 
 impl RuleNet {
     /// A network with every weight zero: its correction is 0 (the table evaluation).
@@ -137,92 +201,65 @@ impl RuleNet {
     }
 
     /// Adds the embedding of one empty point whose class for colour `c` is `class` to `c`'s
-    /// sum.
+    /// sum (nothing for a class from `CANON_CODES` on: such a point has no row).
     #[inline]
     pub fn add(&self, sums: &mut Sums, c: Color, class: u16) {
-        self.replace(sums, c, u16::MAX, Some(class));
+        if (class as usize) < CANON_CODES {
+            let r = self.row(c, class as usize);
+            for i in 0..HIDDEN {
+                sums[c.index()][i] += r[i] as i32;
+            }
+        }
     }
 
-    /// Takes the move just made on `board` into account: the point played leaves the sums,
-    /// each other point the move changed moves from its old class's rows to its new
-    /// class's, for each colour whose class there changed. The AVX2 build where the
-    /// processor has it (the same integer additions).
+    /// The sums one move after `from`, the move's rows taken out and put in as `delta`
+    /// lists them (docs/network.md §3). The AVX2 build where the processor has it (the same
+    /// integer additions).
     #[inline]
-    pub fn make(&self, sums: &mut Sums, board: &Board) {
+    pub fn apply(&self, from: &Sums, delta: &Delta) -> Sums {
         #[cfg(target_arch = "x86_64")]
         {
             if has_avx2() {
                 // SAFETY: the processor supports AVX2 (checked at run time).
-                unsafe { self.make_avx2(sums, board) };
-                return;
+                return unsafe { self.apply_avx2(from, delta) };
             }
         }
-        self.make_body(sums, board);
+        self.apply_body(from, delta)
     }
 
-    /// [`RuleNet::make`] compiled for AVX2.
+    /// [`RuleNet::apply`] compiled for AVX2.
     ///
     /// # Safety
     /// The processor must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn make_avx2(&self, sums: &mut Sums, board: &Board) {
-        self.make_body(sums, board);
+    unsafe fn apply_avx2(&self, from: &Sums, delta: &Delta) -> Sums {
+        self.apply_body(from, delta)
     }
 
     #[inline(always)]
-    fn make_body(&self, sums: &mut Sums, board: &Board) {
-        let changes: &[UndoPoint] = board.last_changes();
-        let Some((first, rest)) = changes.split_first() else {
-            return;
-        };
-        // The sums are updated in a local copy: it cannot alias the embeddings, so the
-        // compiler keeps it in vector registers over the whole move instead of adding one
-        // lane at a time in memory (measured: that scalar form took a third of the search's
-        // time, docs/network.md §8).
-        let mut acc = *sums;
-        for c in [Color::Black, Color::White] {
-            self.replace(&mut acc, c, first.old.cls[c.index()], None);
-        }
-        for u in rest {
-            let pos = Pos(u.q & (POS_COUNT as u16 - 1));
-            for c in [Color::Black, Color::White] {
-                let (old, new) = (u.old.cls[c.index()], board.class(c, pos));
-                if new != old {
-                    self.replace(&mut acc, c, old, Some(new));
-                }
-            }
-        }
-        *sums = acc;
-    }
-
-    /// Moves one point of colour `c` from class `old` to class `new` (`None`: the point is
-    /// no longer empty; a class from `CANON_CODES` on: none) in `c`'s sum, in one pass.
-    #[inline(always)]
-    fn replace(&self, sums: &mut Sums, c: Color, old: u16, new: Option<u16>) {
-        let acc: &mut [i32; HIDDEN] = &mut sums[c.index()];
-        let valid = |k: u16| (k as usize) < CANON_CODES;
-        match (valid(old), new.filter(|&k| valid(k))) {
-            (true, Some(new)) => {
-                let (o, n) = (self.row(c, old as usize), self.row(c, new as usize));
+    fn apply_body(&self, from: &Sums, delta: &Delta) -> Sums {
+        let mut next = *from;
+        for (ci, c) in [(0, Color::Black), (1, Color::White)] {
+            // A local copy: it cannot alias the embeddings, so the compiler keeps it in
+            // vector registers over the whole list (updating the sums in place through a
+            // reference compiled to one lane at a time, docs/network.md §8).
+            let mut acc = from[ci];
+            for &r in delta.taken_out(ci) {
+                let row = self.row(c, r as usize);
                 for i in 0..HIDDEN {
-                    acc[i] += n[i] as i32 - o[i] as i32;
+                    acc[i] -= row[i] as i32;
                 }
             }
-            (true, None) => {
-                let o = self.row(c, old as usize);
+            for &r in delta.put_in(ci) {
+                let row = self.row(c, r as usize);
                 for i in 0..HIDDEN {
-                    acc[i] -= o[i] as i32;
+                    acc[i] += row[i] as i32;
                 }
             }
-            (false, Some(new)) => {
-                let n = self.row(c, new as usize);
-                for i in 0..HIDDEN {
-                    acc[i] += n[i] as i32;
-                }
-            }
-            (false, None) => {}
+            next[ci] = acc;
         }
+        next
     }
 
     /// The sums of `board` from scratch (O(points)).

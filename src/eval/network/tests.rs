@@ -127,8 +127,8 @@ fn files_round_trip_and_refuse_damage() {
 fn the_correction_moves_the_evaluation() {
     let b = position(Rule::Renju);
     let net: &'static RuleNet = Box::leak(Box::new(RuleNet::random(2, 9)));
-    let ev = Evaluator::with_network(&b, Some(net));
-    let tables = Evaluator::with_network(&b, None);
+    let mut ev = Evaluator::with_network(&b, Some(net));
+    let mut tables = Evaluator::with_network(&b, None);
     let side = b.side_to_move();
     let sums = net.sums(&b);
     let mask =

@@ -95,7 +95,7 @@ pub fn groups_of(rule: Rule) -> usize {
 /// `groups * ROWS` entries (left zero).
 fn sample(
     board: &Board,
-    ev: &Evaluator,
+    ev: &mut Evaluator,
     groups: usize,
     counts: &mut [u16],
     label: Label,
@@ -146,10 +146,10 @@ fn game_samples(g: &GameRecord, groups: usize, out: &mut Vec<NetSample>) {
     let mut counts = vec![0u16; groups * ROWS];
     for (i, &mv) in g.moves.iter().enumerate() {
         if i >= g.opening && board.is_empty(mv) {
-            let ev = Evaluator::with_network(&board, None);
+            let mut ev = Evaluator::with_network(&board, None);
             if is_quiet(&board, &ev) {
                 let label = Label::of(g, i, board.side_to_move());
-                out.push(sample(&board, &ev, groups, &mut counts, label));
+                out.push(sample(&board, &mut ev, groups, &mut counts, label));
             }
         }
         if !board.is_empty(mv) {
