@@ -139,13 +139,13 @@ impl Evaluator {
         let mut s = self.cur;
         // The network's rows are listed in the same walk, applied when an evaluation needs
         // them (NetState::refresh).
-        let mut delta = self.net.as_mut().map(NetState::push);
+        let mut delta = self.net.as_mut().map(|n| n.push().writer());
         // The point played comes first (it is no longer empty); each other changed point is
         // empty and listed once (docs: `crate::board` module invariants).
         if let Some((first, rest)) = changes.split_first() {
             for (ci, t) in tables.into_iter().enumerate() {
                 add::<-1>(t, &mut s, ci, first.old.cls[ci]);
-                if let Some(d) = delta.as_deref_mut() {
+                if let Some(d) = &mut delta {
                     d.take_out(ci, first.old.cls[ci]);
                 }
             }
@@ -157,7 +157,7 @@ impl Evaluator {
                     if new != old {
                         add::<-1>(tables[ci], &mut s, ci, old);
                         add::<1>(tables[ci], &mut s, ci, new);
-                        if let Some(d) = delta.as_deref_mut() {
+                        if let Some(d) = &mut delta {
                             d.change(ci, old, new);
                         }
                     }
@@ -272,7 +272,7 @@ impl NetState {
         }
     }
 
-    /// A new ply: the cleared record of its move's rows, to be filled.
+    /// A new ply: the record of its move's rows, to be filled.
     #[inline]
     fn push(&mut self) -> &mut Delta {
         self.ply += 1;
@@ -280,9 +280,7 @@ impl NetState {
             self.deltas.push(Delta::NONE);
             self.sums.push([[0; network::HIDDEN]; 2]);
         }
-        let d = &mut self.deltas[self.ply];
-        d.clear();
-        d
+        &mut self.deltas[self.ply]
     }
 
     /// Takes back the last ply.

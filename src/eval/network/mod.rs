@@ -90,20 +90,14 @@ pub struct Delta {
     len: [[u8; 2]; 2],
 }
 
-impl Delta {
-    /// No change.
-    pub const NONE: Delta = Delta {
-        out: [[0; MAX_CHANGES]; 2],
-        into: [[0; MAX_CHANGES]; 2],
-        len: [[0; 2]; 2],
-    };
+/// Fills a [`Delta`] with the counts kept aside (in registers while a move's changes are
+/// walked), written into the record when the writer is dropped.
+pub struct DeltaWriter<'a> {
+    d: &'a mut Delta,
+    len: [[u8; 2]; 2],
+}
 
-    /// Forgets every change (a new move).
-    #[inline(always)]
-    pub fn clear(&mut self) {
-        self.len = [[0; 2]; 2];
-    }
-
+impl DeltaWriter<'_> {
     /// One point of colour index `ci` (0 black, 1 white) moves from class `old` to class
     /// `new` (a class from `CANON_CODES` on has no row: nothing to take out or put in). At
     /// most [`MAX_CHANGES`] calls a move and colour (one a changed point): more panics.
@@ -112,7 +106,7 @@ impl Delta {
         self.take_out(ci, old);
         if (new as usize) < CANON_CODES {
             let n = &mut self.len[ci][1];
-            self.into[ci][*n as usize] = new;
+            self.d.into[ci][*n as usize] = new;
             *n += 1;
         }
     }
@@ -122,8 +116,34 @@ impl Delta {
     pub fn take_out(&mut self, ci: usize, old: u16) {
         if (old as usize) < CANON_CODES {
             let n = &mut self.len[ci][0];
-            self.out[ci][*n as usize] = old;
+            self.d.out[ci][*n as usize] = old;
             *n += 1;
+        }
+    }
+}
+
+impl Drop for DeltaWriter<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.d.len = self.len;
+    }
+}
+
+impl Delta {
+    /// No change.
+    pub const NONE: Delta = Delta {
+        out: [[0; MAX_CHANGES]; 2],
+        into: [[0; MAX_CHANGES]; 2],
+        len: [[0; 2]; 2],
+    };
+
+    /// A writer that fills this record anew (a new move): the record holds what was
+    /// written once the writer is dropped.
+    #[inline(always)]
+    pub fn writer(&mut self) -> DeltaWriter<'_> {
+        DeltaWriter {
+            d: self,
+            len: [[0; 2]; 2],
         }
     }
 
