@@ -333,14 +333,58 @@ fn has_avx2() -> bool {
     *AVX2.get_or_init(|| std::is_x86_feature_detected!("avx2"))
 }
 
-/// The head compiled for AVX2 (same integer arithmetic as [`head_scalar`]).
+/// The head with AVX2 instructions (the same integer arithmetic as [`head_scalar`], in
+/// another order: sums of integers, exact, so the result is the same bit for bit). Each
+/// hidden unit's row of weights meets the activations in 16-lane multiply-adds, and the
+/// partial sums of eight units are added across lanes together (docs/network.md §3).
 ///
 /// # Safety
 /// The processor must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 pub unsafe fn head_avx2(net: &RuleNet, input: &[i32; INPUT]) -> i32 {
-    head_body(net, input)
+    use std::arch::x86_64::*;
+    const { assert!(HIDDEN.is_multiple_of(8) && INPUT.is_multiple_of(16)) };
+    let mut a0 = [0i16; INPUT];
+    for (a, &x) in a0.iter_mut().zip(input) {
+        *a = (x >> EMBED_SHIFT).clamp(0, ACT_ONE) as i16;
+    }
+    // SAFETY (loads and stores below): every pointer is within its array, 16 or 8 lanes
+    // at a multiple of 16 or 8 (the sizes asserted above); unaligned loads and stores.
+    let mut a = [_mm256_setzero_si256(); INPUT / 16];
+    for (k, v) in a.iter_mut().enumerate() {
+        *v = _mm256_loadu_si256(a0.as_ptr().add(16 * k) as *const __m256i);
+    }
+    let mut z = [0i32; HIDDEN];
+    for g in 0..HIDDEN / 8 {
+        let mut v = [_mm256_setzero_si256(); 8];
+        for (r, vr) in v.iter_mut().enumerate() {
+            let w = net.w1[(8 * g + r) * INPUT..][..INPUT].as_ptr();
+            for (k, ak) in a.iter().enumerate() {
+                let wk = _mm256_loadu_si256(w.add(16 * k) as *const __m256i);
+                *vr = _mm256_add_epi32(*vr, _mm256_madd_epi16(*ak, wk));
+            }
+        }
+        // Eight vectors of partial sums into one vector of the eight units' sums (unit
+        // 8g + r in lane r): pairwise additions within 128-bit halves, then the halves.
+        let s01 = _mm256_hadd_epi32(v[0], v[1]);
+        let s23 = _mm256_hadd_epi32(v[2], v[3]);
+        let s45 = _mm256_hadd_epi32(v[4], v[5]);
+        let s67 = _mm256_hadd_epi32(v[6], v[7]);
+        let t0 = _mm256_hadd_epi32(s01, s23);
+        let t1 = _mm256_hadd_epi32(s45, s67);
+        let sum = _mm256_add_epi32(
+            _mm256_permute2x128_si256::<0x20>(t0, t1),
+            _mm256_permute2x128_si256::<0x31>(t0, t1),
+        );
+        _mm256_storeu_si256(z.as_mut_ptr().add(8 * g) as *mut __m256i, sum);
+    }
+    let mut out = net.b2;
+    for ((&zj, &b), &w) in z.iter().zip(&net.b1).zip(&net.w2) {
+        let a1 = ((zj + b) >> W1_SHIFT).clamp(0, ACT_ONE);
+        out += a1 * w as i32;
+    }
+    out / (ACT_ONE * W2_ONE)
 }
 
 /// The head's arithmetic, written as fixed-length lane loops for the compiler to vectorise.
